@@ -1,0 +1,93 @@
+"""Plain frozen data shared by every format: players, machines, entries and the tables built from them.
+
+Shapes only; no rules live here. Points are ``Fraction`` so that shared (averaged) points stay exact;
+``display/`` turns them into JSON numbers rounded as each format publishes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+MAX_SCORE = 2**53 - 1
+"""Largest score a browser shows exactly (JavaScript's Number.MAX_SAFE_INTEGER)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A registered player. ``number`` is the badge number a steward types (string, e.g. "17" or "P0106").
+
+    ``guest``: UKPL 1C/3C, a player from another region, shown but left out of ranking and league points.
+    """
+
+    number: str
+    name: str
+    guest: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Machine:
+    """A machine in the tournament. ``id`` is short and stable (e.g. "7"); ``name`` is the title."""
+
+    id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One recorded score by one player on one machine. ``seq`` is the log version that recorded it;
+    entries are applied in ``seq`` order, which is the order played."""
+
+    seq: int
+    player: str
+    machine: str
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class MachineRow:
+    """One player's line in a machine table.
+
+    ``score`` is the counting score (EPC: the better of the regular and joker game). ``place`` and
+    ``points`` are None for a row that is shown but not ranked (a UKPL guest). ``points`` includes
+    ``bonus``. ``joker`` marks that the player used their joker game on this machine.
+    """
+
+    player: str
+    score: int
+    place: int | None
+    points: Fraction | None
+    bonus: int = 0
+    joker: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MachineTable:
+    """Every score on one machine, best first (ranked rows by place, then unranked rows by score)."""
+
+    machine: str
+    rows: tuple[MachineRow, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One player's overall line.
+
+    ``total``: EPC ranking points / UKPL meeting total (machine points). ``place`` None for unranked
+    (guests). ``band``: EPC "qualified" | "standby" | "out"; None where a format has no cut.
+    ``league_points``: UKPL 3D; None elsewhere. ``played``: machines with a score.
+    """
+
+    player: str
+    place: int | None
+    total: Fraction
+    played: int
+    band: str | None = None
+    league_points: Fraction | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """Overall standings, best first; unranked rows last."""
+
+    rows: tuple[StandingRow, ...] = ()

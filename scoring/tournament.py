@@ -1,0 +1,172 @@
+"""A tournament's state as one frozen value, and the generic incremental path over any format.
+
+``record_entry`` re-ranks only the machine an entry touches and re-derives the standings from the
+cached machine tables; ``rebuild`` computes everything from scratch and is the reference the
+incremental path is tested against (DESIGN.md principle 7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from scoring.errors import DuplicateRegistration, InvalidScore, UnknownMachine, UnknownPlayer
+from scoring.model import MAX_SCORE, Entry, Machine, MachineTable, Player, Standings
+
+
+class Format(Protocol):
+    """What a format module provides. Each is a stateless object registered in ``scoring.FORMATS``.
+
+    ``Config`` is the format's frozen settings dataclass; every resolved ambiguity is a named field.
+    """
+
+    name: str
+    title: str
+
+    def parse_settings(self, settings: Mapping[str, Any]) -> Any:
+        """Settings (JSON-ish mapping; CLI strings accepted) -> frozen config. Raises SettingsError."""
+        ...
+
+    def settings_dict(self, config: Any) -> dict[str, Any]:
+        """Frozen config -> JSON-safe mapping (round-trips through ``parse_settings``)."""
+        ...
+
+    def check_entry(self, config: Any, tournament: Tournament, entry: Entry) -> None:
+        """Raise an ``EntryNotAllowed`` subclass if the rules forbid ``entry`` now."""
+        ...
+
+    def rank_machine(
+        self, config: Any, players: Mapping[str, Player], entries: tuple[Entry, ...]
+    ) -> MachineTable:
+        """All entries on one machine (seq order) -> its ranked table."""
+        ...
+
+    def standings(
+        self,
+        config: Any,
+        players: Mapping[str, Player],
+        tables: Mapping[str, MachineTable],
+    ) -> Standings:
+        """Every machine table -> overall standings (every registered player appears)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Tournament:
+    """Everything the rules need, as of one log version. Mappings are never mutated after creation.
+
+    ``entries``: machine id -> that machine's entries in seq order. ``tables``: machine id -> table.
+    """
+
+    format: Format
+    config: Any
+    players: Mapping[str, Player]
+    machines: Mapping[str, Machine]
+    entries: Mapping[str, tuple[Entry, ...]]
+    tables: Mapping[str, MachineTable]
+    standings: Standings
+
+
+def new_tournament(fmt: Format, settings: Mapping[str, Any]) -> Tournament:
+    """An empty tournament of ``fmt``. Raises SettingsError for a bad setting."""
+    config = fmt.parse_settings(settings)
+    return Tournament(fmt, config, {}, {}, {}, {}, fmt.standings(config, {}, {}))
+
+
+def add_player(tournament: Tournament, player: Player) -> Tournament:
+    """Register ``player``. Raises DuplicateRegistration if the number is taken."""
+    if player.number in tournament.players:
+        raise DuplicateRegistration(f"Player number {player.number} is already registered.")
+    players = {**tournament.players, player.number: player}
+    return _with_standings(replace(tournament, players=players))
+
+
+def add_machine(tournament: Tournament, machine: Machine) -> Tournament:
+    """Add ``machine`` with an empty table. Raises DuplicateRegistration if the id is taken."""
+    if machine.id in tournament.machines:
+        raise DuplicateRegistration(f"Machine {machine.id} already exists.")
+    fmt, config = tournament.format, tournament.config
+    return replace(
+        tournament,
+        machines={**tournament.machines, machine.id: machine},
+        entries={**tournament.entries, machine.id: ()},
+        tables={**tournament.tables, machine.id: fmt.rank_machine(config, tournament.players, ())},
+    )
+
+
+def check_score(score: object) -> int:
+    """Return ``score`` if it is a whole number in 0 .. 2**53-1, else raise InvalidScore."""
+    if isinstance(score, bool) or not isinstance(score, int):
+        raise InvalidScore(f"A score must be a whole number, not {score!r}.")
+    if score < 0:
+        raise InvalidScore(f"A score cannot be negative ({score}).")
+    if score > MAX_SCORE:
+        raise InvalidScore(
+            f"Score {score} is too large to show exactly; the largest is {MAX_SCORE}."
+        )
+    return score
+
+
+def check_entry(tournament: Tournament, entry: Entry) -> None:
+    """Raise the ScoringError that ``record_entry`` would raise for ``entry``, without recording it."""
+    check_score(entry.score)
+    if entry.player not in tournament.players:
+        raise UnknownPlayer(f"No player number {entry.player} is registered in this tournament.")
+    if entry.machine not in tournament.machines:
+        raise UnknownMachine(f"There is no machine {entry.machine} in this tournament.")
+    tournament.format.check_entry(tournament.config, tournament, entry)
+
+
+def record_entry(tournament: Tournament, entry: Entry) -> Tournament:
+    """Record ``entry``: re-rank its machine only, then re-derive the standings.
+
+    Raises InvalidScore, UnknownPlayer, UnknownMachine or an EntryNotAllowed subclass.
+    """
+    check_entry(tournament, entry)
+    fmt, config = tournament.format, tournament.config
+    on_machine = (*tournament.entries[entry.machine], entry)
+    table = fmt.rank_machine(config, tournament.players, on_machine)
+    return _with_standings(
+        replace(
+            tournament,
+            entries={**tournament.entries, entry.machine: on_machine},
+            tables={**tournament.tables, entry.machine: table},
+        )
+    )
+
+
+def rebuild(
+    fmt: Format,
+    settings: Mapping[str, Any],
+    players: Iterable[Player],
+    machines: Iterable[Machine],
+    entries: Iterable[Entry],
+) -> Tournament:
+    """The reference: every table and the standings computed from scratch, no incremental path.
+
+    Entries are checked in seq order against the rules exactly as ``record_entry`` would.
+    """
+    tournament = new_tournament(fmt, settings)
+    config = tournament.config
+    player_map = {p.number: p for p in players}
+    machine_map = {m.id: m for m in machines}
+    by_machine: dict[str, tuple[Entry, ...]] = {m: () for m in machine_map}
+    staging = replace(tournament, players=player_map, machines=machine_map, entries=by_machine)
+    for entry in sorted(entries, key=lambda e: e.seq):
+        check_entry(staging, entry)
+        by_machine[entry.machine] = (*by_machine[entry.machine], entry)
+        staging = replace(staging, entries=dict(by_machine))
+    tables = {m: fmt.rank_machine(config, player_map, by_machine[m]) for m in machine_map}
+    return replace(
+        staging,
+        entries=dict(by_machine),
+        tables=tables,
+        standings=fmt.standings(config, player_map, tables),
+    )
+
+
+def _with_standings(tournament: Tournament) -> Tournament:
+    fmt = tournament.format
+    standings = fmt.standings(tournament.config, tournament.players, tournament.tables)
+    return replace(tournament, standings=standings)
