@@ -1,7 +1,9 @@
-"""Plain frozen data shared by every format: players, machines, entries and the tables built from them.
+"""Plain frozen data shared by every format: players, machines, entries and the tables built
+from them.
 
-Shapes only; no rules live here. Points are ``Fraction`` so that shared (averaged) points stay exact;
-``display/`` turns them into JSON numbers rounded as each format publishes them.
+Shapes only; no rules live here. Points are ``Fraction`` so that shared (averaged) points stay
+exact; ``display/`` turns them into JSON numbers rounded as each format publishes them
+(``scoring.rounding.points_json``).
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ MAX_SCORE = 2**53 - 1
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A registered player. ``number`` is the badge number a steward types (string, e.g. "17" or "P0106").
+    """A registered player. ``number`` is the badge number a steward types (string, e.g. "17" or
+    "P0106").
 
-    ``guest``: UKPL 1C/3C, a player from another region, shown but left out of ranking and league points.
+    ``guest``: UKPL 1C/3C, a player from another region, shown but left out of ranking and league
+    points.
     """
 
     number: str
@@ -63,7 +67,8 @@ class MachineRow:
 
 @dataclass(frozen=True, slots=True)
 class MachineTable:
-    """Every score on one machine, best first (ranked rows by place, then unranked rows by score)."""
+    """Every score on one machine, best first (ranked rows by place, then unranked rows by
+    score)."""
 
     machine: str
     rows: tuple[MachineRow, ...] = ()

@@ -25,7 +25,9 @@ class Format(Protocol):
     title: str
 
     def parse_settings(self, settings: Mapping[str, Any]) -> Any:
-        """Settings (JSON-ish mapping; CLI strings accepted) -> frozen config. Raises SettingsError."""
+        """Settings (JSON-ish mapping; CLI strings accepted) -> frozen config.
+
+        Raises SettingsError."""
         ...
 
     def settings_dict(self, config: Any) -> dict[str, Any]:
@@ -86,12 +88,11 @@ def add_machine(tournament: Tournament, machine: Machine) -> Tournament:
     """Add ``machine`` with an empty table. Raises DuplicateRegistration if the id is taken."""
     if machine.id in tournament.machines:
         raise DuplicateRegistration(f"Machine {machine.id} already exists.")
-    fmt, config = tournament.format, tournament.config
     return replace(
         tournament,
         machines={**tournament.machines, machine.id: machine},
         entries={**tournament.entries, machine.id: ()},
-        tables={**tournament.tables, machine.id: fmt.rank_machine(config, tournament.players, ())},
+        tables={**tournament.tables, machine.id: _rank(tournament, machine.id, ())},
     )
 
 
@@ -109,7 +110,8 @@ def check_score(score: object) -> int:
 
 
 def check_entry(tournament: Tournament, entry: Entry) -> None:
-    """Raise the ScoringError that ``record_entry`` would raise for ``entry``, without recording it."""
+    """Raise the ScoringError that ``record_entry`` would raise for ``entry``, without recording
+    it."""
     check_score(entry.score)
     if entry.player not in tournament.players:
         raise UnknownPlayer(f"No player number {entry.player} is registered in this tournament.")
@@ -124,9 +126,8 @@ def record_entry(tournament: Tournament, entry: Entry) -> Tournament:
     Raises InvalidScore, UnknownPlayer, UnknownMachine or an EntryNotAllowed subclass.
     """
     check_entry(tournament, entry)
-    fmt, config = tournament.format, tournament.config
     on_machine = (*tournament.entries[entry.machine], entry)
-    table = fmt.rank_machine(config, tournament.players, on_machine)
+    table = _rank(tournament, entry.machine, on_machine)
     return _with_standings(
         replace(
             tournament,
@@ -157,13 +158,20 @@ def rebuild(
         check_entry(staging, entry)
         by_machine[entry.machine] = (*by_machine[entry.machine], entry)
         staging = replace(staging, entries=dict(by_machine))
-    tables = {m: fmt.rank_machine(config, player_map, by_machine[m]) for m in machine_map}
+    tables = {m: _rank(staging, m, by_machine[m]) for m in machine_map}
     return replace(
         staging,
         entries=dict(by_machine),
         tables=tables,
         standings=fmt.standings(config, player_map, tables),
     )
+
+
+def _rank(tournament: Tournament, machine: str, entries: tuple[Entry, ...]) -> MachineTable:
+    # A format sees only the entries; an empty table cannot know its machine id, so set it here.
+    fmt, config = tournament.format, tournament.config
+    table = fmt.rank_machine(config, tournament.players, entries)
+    return table if table.machine == machine else replace(table, machine=machine)
 
 
 def _with_standings(tournament: Tournament) -> Tournament:
