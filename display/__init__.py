@@ -1,0 +1,1 @@
+"""Backglass server: HTTP API, websocket hub, Redis log store and the replica that feeds them."""

@@ -1,0 +1,3 @@
+from display.cli import main
+
+main()

@@ -1,0 +1,260 @@
+"""The JSON API. Reads need no sign-in; writes need a TD or steward token and accept
+``Idempotency-Key``. Every write is validated against the replica at version V and appended at V+1
+only if the log is still at V (DESIGN.md principle 2); the answer is sent after Redis acknowledged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from pydantic import BaseModel
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from display import records
+from display.auth import Principal
+from display.errors import ApiError
+from display.schemas import (
+    MachineIn,
+    MachinesIn,
+    PlayerIn,
+    PlayersIn,
+    ScoreIn,
+    SignIn,
+    StewardIn,
+    TournamentIn,
+)
+from display.services import Services
+from display.store import Record, VersionConflict
+from scoring.tournament import check_score
+
+MAX_ATTEMPTS = 20
+
+
+def services(request: Request) -> Services:
+    svc: Services = request.app.state.services
+    return svc
+
+
+async def body(request: Request, model: type[BaseModel] | tuple[type[BaseModel], ...]) -> Any:
+    raw = await request.body()
+    try:
+        data = orjson.loads(raw or b"{}")
+    except orjson.JSONDecodeError as exc:
+        raise ApiError(400, "invalid_json", f"The request body is not valid JSON ({exc}).") from exc
+    models = model if isinstance(model, tuple) else (model,)
+    if len(models) > 1 and isinstance(data, dict):
+        key = next((k for k in ("players", "machines") if k in data), None)
+        chosen = models[1] if key else models[0]
+        return chosen.model_validate(data)
+    return models[0].model_validate(data)
+
+
+async def signed_in(request: Request, tournament: str | None, td_only: bool = False) -> Principal:
+    principal = await services(request).auth.principal(request.headers.get("authorization"))
+    if principal is None:
+        raise ApiError(
+            401, "sign_in_required", "Sign in first: this needs a steward or TD sign-in."
+        )
+    if td_only and principal.role != "td":
+        raise ApiError(403, "td_only", "Only the tournament director (TD) can do this.")
+    if tournament is not None and not principal.may_write(tournament):
+        raise ApiError(403, "wrong_tournament", "Your sign-in is for another tournament.")
+    return principal
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+async def write(
+    request: Request, tournament: str, new_records: list[dict[str, Any]], create: bool = False
+) -> tuple[int, bool]:
+    """Validate and append ``new_records``; returns (version of the last, replayed?).
+
+    Raises ScoringError (4xx) if the rules refuse, ApiError 404 for an unknown tournament.
+    """
+    svc = services(request)
+    key = request.headers.get("idempotency-key") or None
+    if key is not None and not 1 <= len(key) <= 200:
+        raise ApiError(
+            400, "invalid_idempotency_key", "An Idempotency-Key has 1 to 200 characters."
+        )
+    fingerprint = hashlib.sha256(
+        request.url.path.encode() + b"\0" + await request.body()
+    ).hexdigest()
+    if key is not None:
+        seq = await svc.store.replayed(tournament, key, fingerprint)
+        if seq is not None:
+            await svc.replica.wait_for(tournament, seq)
+            return seq, True
+    async with svc.replica.write_lock(tournament):
+        for _ in range(MAX_ATTEMPTS):
+            live = svc.replica.tournaments.get(tournament)
+            if create:
+                if live is not None:
+                    raise ApiError(409, "duplicate", f"Tournament {tournament} already exists.")
+                records.create(new_records[0])
+                version = 0
+            else:
+                if live is None or live.state is None:
+                    raise ApiError(
+                        404, "unknown_tournament", f"There is no tournament {tournament}."
+                    )
+                version, state = live.version, live.state
+                for offset, record in enumerate(new_records, start=1):
+                    state, _ = records.apply(state, version + offset, record)
+            try:
+                appended = await svc.store.append(
+                    tournament, version, new_records, key, fingerprint, register=create
+                )
+            except VersionConflict as conflict:
+                if create:
+                    raise ApiError(409, "duplicate", f"Tournament {tournament} exists.") from None
+                await svc.replica.wait_for(tournament, conflict.version)
+                continue
+            if appended.replayed:  # a concurrent retry with the same key got in first
+                await svc.replica.wait_for(tournament, appended.seq)
+            elif not create:
+                first = appended.seq - len(new_records) + 1
+                batch = [Record(first + i, r) for i, r in enumerate(new_records)]
+                svc.replica.ingest(tournament, batch)
+            else:
+                await svc.replica.wait_for(tournament, appended.seq)
+            return appended.seq, appended.replayed
+    raise ApiError(503, "busy", "The server is very busy; send the same request again.")
+
+
+def written(seq: int, replayed: bool, payload: dict[str, Any], status: int = 201) -> Response:
+    headers = {"Idempotent-Replayed": "true"} if replayed else {}
+    return JSONResponse({"version": seq, **payload}, status_code=status, headers=headers)
+
+
+def stamp(principal: Principal, record: dict[str, Any]) -> dict[str, Any]:
+    return {**record, "by": f"{principal.role}:{principal.name}", "at": now()}
+
+
+async def sign_in(request: Request) -> Response:
+    data = await body(request, SignIn)
+    secret = data.password if data.role == "td" else data.pin
+    if not secret:
+        raise ApiError(422, "invalid_request", "Give the password (TD) or PIN (steward).")
+    if data.role == "steward" and (not data.tournament or not data.name):
+        raise ApiError(422, "invalid_request", "A steward signs in with tournament, name and PIN.")
+    token = await services(request).auth.sign_in(data.role, secret, data.tournament, data.name)
+    return JSONResponse({"token": token, "role": data.role, "tournament": data.tournament})
+
+
+async def create_tournament(request: Request) -> Response:
+    principal = await signed_in(request, None, td_only=True)
+    data = await body(request, TournamentIn)
+    record = stamp(
+        principal,
+        {"type": "tournament_created", "name": data.name, "format": data.format,
+         "settings": data.settings},
+    )  # fmt: skip
+    seq, replayed = await write(request, data.id, [record], create=True)
+    return written(seq, replayed, {"id": data.id})
+
+
+async def list_tournaments(request: Request) -> Response:
+    svc = services(request)
+    return JSONResponse({"tournaments": [svc.summary(tid) for tid in svc.replica.tournaments]})
+
+
+async def get_tournament(request: Request) -> Response:
+    svc = services(request)
+    return JSONResponse(svc.summary(live_or_404(request).id))
+
+
+def live_or_404(request: Request) -> Any:
+    tid = request.path_params["tournament"]
+    live = services(request).replica.tournaments.get(tid)
+    if live is None or live.state is None:
+        raise ApiError(404, "unknown_tournament", f"There is no tournament {tid}.")
+    return live
+
+
+async def add_players(request: Request) -> Response:
+    tid = request.path_params["tournament"]
+    principal = await signed_in(request, tid, td_only=True)
+    data = await body(request, (PlayerIn, PlayersIn))
+    players = data.players if isinstance(data, PlayersIn) else [data]
+    new = [stamp(principal, {"type": "player_added", "player": p.model_dump()}) for p in players]
+    seq, replayed = await write(request, tid, new)
+    return written(seq, replayed, {"players": [p.number for p in players]})
+
+
+async def add_machines(request: Request) -> Response:
+    tid = request.path_params["tournament"]
+    principal = await signed_in(request, tid, td_only=True)
+    data = await body(request, (MachineIn, MachinesIn))
+    machines = data.machines if isinstance(data, MachinesIn) else [data]
+    new = [stamp(principal, {"type": "machine_added", "machine": m.model_dump()}) for m in machines]
+    seq, replayed = await write(request, tid, new)
+    return written(seq, replayed, {"machines": [m.id for m in machines]})
+
+
+async def add_steward(request: Request) -> Response:
+    tid = live_or_404(request).id
+    await signed_in(request, tid, td_only=True)
+    data = await body(request, StewardIn)
+    pin = await services(request).auth.issue_steward(tid, data.name)
+    return JSONResponse({"tournament": tid, "name": data.name, "pin": pin}, status_code=201)
+
+
+async def push_score(request: Request) -> Response:
+    tid = request.path_params["tournament"]
+    principal = await signed_in(request, tid)
+    data = await body(request, ScoreIn)
+    check_score(data.score)
+    record = stamp(
+        principal,
+        {"type": "score_recorded", "player": data.player, "machine": data.machine,
+         "score": data.score},
+    )  # fmt: skip
+    seq, replayed = await write(request, tid, [record])
+    stored = await services(request).store.record(tid, seq)
+    return written(seq, replayed, {"record": stored})
+
+
+async def get_views(request: Request) -> Response:
+    live = live_or_404(request)
+    return JSONResponse({"version": live.version, "views": live.views})
+
+
+async def get_view(request: Request) -> Response:
+    live = live_or_404(request)
+    name = request.path_params["name"]
+    if name not in live.views:
+        raise ApiError(404, "unknown_view", f"There is no view {name}.")
+    return JSONResponse({"version": live.version, "view": live.views[name]})
+
+
+async def get_log(request: Request) -> Response:
+    live = live_or_404(request)
+    try:
+        after = int(request.query_params.get("after", "0"))
+    except ValueError:
+        raise ApiError(400, "invalid_request", "after must be a version number.") from None
+    found = await services(request).store.read(live.id, after, count=10_000)
+    return JSONResponse({"records": [{"seq": r.seq, **r.data} for r in found]})
+
+
+routes = [
+    Route("/api/session", sign_in, methods=["POST"]),
+    Route("/api/tournaments", list_tournaments, methods=["GET"]),
+    Route("/api/tournaments", create_tournament, methods=["POST"]),
+    Route("/api/t/{tournament}", get_tournament, methods=["GET"]),
+    Route("/api/t/{tournament}/players", add_players, methods=["POST"]),
+    Route("/api/t/{tournament}/machines", add_machines, methods=["POST"]),
+    Route("/api/t/{tournament}/stewards", add_steward, methods=["POST"]),
+    Route("/api/t/{tournament}/scores", push_score, methods=["POST"]),
+    Route("/api/t/{tournament}/views", get_views, methods=["GET"]),
+    Route("/api/t/{tournament}/views/{name:path}", get_view, methods=["GET"]),
+    Route("/api/t/{tournament}/log", get_log, methods=["GET"]),
+]

@@ -1,0 +1,38 @@
+"""The app factory: ``create_app(settings)`` wires routes, error handlers and the lifespan."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from display import api, openapi, pages, ws
+from display.errors import HANDLERS
+from display.services import running
+from display.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """A Backglass ASGI app. Settings default to the environment (``Settings.from_env``)."""
+    settings = settings or Settings.from_env()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with running(settings) as services:
+            app.state.services = services
+            yield
+
+    routes = [
+        *api.routes,
+        *ws.routes,
+        Route("/openapi.json", openapi.document, methods=["GET"]),
+        *pages.routes,
+        Mount("/static", StaticFiles(directory=ROOT / "static"), name="static"),
+    ]
+    return Starlette(routes=routes, exception_handlers=HANDLERS, lifespan=lifespan)  # type: ignore[arg-type]

@@ -1,0 +1,68 @@
+"""The ``backglass`` command: serve, demo, standings."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import click
+import uvicorn
+
+from display.settings import Settings
+
+
+def uvicorn_config(app: object, host: str, port: int, **extra: object) -> uvicorn.Config:
+    """uvicorn as Backglass runs it: websockets without per-message compression (it roughly doubles
+    memory per connection and costs CPU per client on every broadcast)."""
+    return uvicorn.Config(
+        app,  # type: ignore[arg-type]
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+        log_level="warning",
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+@click.group()
+def cli() -> None:
+    """Backglass: live standings for pinball tournaments and leagues."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 to serve the LAN.")
+@click.option(
+    "--port", default=lambda: int(os.environ.get("PORT", "8000")), show_default="$PORT or 8000"
+)
+@click.option("--data", type=click.Path(path_type=Path), default=None, help="Data directory.")
+def serve(host: str, port: int, data: Path | None) -> None:
+    """Run the server (embedded Redis unless REDIS_URL is set)."""
+    from display.app import create_app
+
+    settings = Settings.from_env()
+    if data is not None:
+        settings = Settings(**{**settings.__dict__, "data_dir": data})
+    uvicorn.Server(uvicorn_config(create_app(settings), host, port)).run()
+
+
+def _register_optional() -> None:
+    try:
+        from display.offline import standings
+    except ImportError:  # pragma: no cover - present once the offline command lands
+        return
+    cli.add_command(standings)
+    try:
+        from display.demo import demo
+    except ImportError:  # pragma: no cover
+        return
+    cli.add_command(demo)
+
+
+_register_optional()
+
+
+def main() -> None:
+    cli()

@@ -1,0 +1,83 @@
+"""Every error a client can see, mapped to HTTP in one place.
+
+Bodies are ``{"error": code, "message": text}``; the message is for a steward, not a developer.
+"""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from display.store import IdempotencyMismatch
+from scoring import errors as scoring_errors
+
+STATUS = {
+    scoring_errors.UnknownPlayer: 404,
+    scoring_errors.UnknownMachine: 404,
+    scoring_errors.DuplicateRegistration: 409,
+    scoring_errors.EntryNotAllowed: 409,
+    scoring_errors.InvalidScore: 422,
+    scoring_errors.SettingsError: 422,
+}
+
+
+class ApiError(Exception):
+    """An error with its HTTP status, stable code and message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def error_response(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def status_for(exc: scoring_errors.ScoringError) -> int:
+    for cls in type(exc).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 422
+
+
+async def on_scoring_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, scoring_errors.ScoringError)
+    return error_response(status_for(exc), exc.code, exc.message)
+
+
+async def on_api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(exc.status, exc.code, exc.message)
+
+
+async def on_validation_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ValidationError)
+    problems = []
+    for error in exc.errors(include_url=False):
+        where = ".".join(str(part) for part in error["loc"]) or "body"
+        problems.append(f"{where}: {error['msg']}")
+    return error_response(422, "invalid_request", "; ".join(problems))
+
+
+async def on_idempotency_mismatch(request: Request, exc: Exception) -> Response:
+    return error_response(
+        422,
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used for a different request; send a new key.",
+    )
+
+
+async def on_http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return error_response(exc.status_code, "http_error", exc.detail)
+
+
+HANDLERS = {
+    scoring_errors.ScoringError: on_scoring_error,
+    ApiError: on_api_error,
+    ValidationError: on_validation_error,
+    IdempotencyMismatch: on_idempotency_mismatch,
+    HTTPException: on_http_error,
+}

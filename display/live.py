@@ -1,0 +1,171 @@
+"""One tournament's live state in this process: scoring state, views, versions and recent patches.
+
+Pure bookkeeping over records already read from the log; the tailing loop is in ``replica.py``.
+Messages are serialised here once per version and shared by every client (DESIGN.md principle 6).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from display import mergepatch, records, views
+from display.store import Record
+from scoring.errors import ScoringError
+from scoring.tournament import Tournament
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Change:
+    """The patch from version ``base`` to ``version``: merge patches and whole documents by view."""
+
+    base: int
+    version: int
+    patches: dict[str, Any]
+    documents: dict[str, Any] = field(default_factory=dict)
+
+    def message(self) -> dict[str, Any]:
+        return {
+            "type": "patch",
+            "base": self.base,
+            "version": self.version,
+            "patches": self.patches,
+            "views": self.documents,
+        }
+
+
+class LiveTournament:
+    """Holds one tournament's state at ``version`` and the ``history`` of recent changes."""
+
+    def __init__(self, tournament_id: str, history_size: int) -> None:
+        self.id = tournament_id
+        self.version = 0
+        self.meta: dict[str, Any] = {"id": tournament_id, "name": tournament_id}
+        self.state: Tournament | None = None
+        self.views: dict[str, Any] = {}
+        self.history: deque[Change] = deque(maxlen=history_size)
+        self.created_at: str | None = None
+        self._snapshot: tuple[int, str] | None = None
+
+    def apply(self, batch: list[Record]) -> Change | None:
+        """Apply records in order; return the one change they make (None for an empty batch).
+
+        A change is returned even when no view changed, so clients' versions stay contiguous.
+        """
+        base, touched = self.version, set[str]()
+        for record in batch:
+            if record.seq <= self.version:
+                continue  # already applied (the writer applies its own records before the tail)
+            if record.seq != self.version + 1:
+                raise RuntimeError(f"{self.id}: log gap, at {self.version}, got {record.seq}")
+            touched |= self._apply_one(record)
+            self.version = record.seq
+        if self.version == base:
+            return None
+        patches: dict[str, Any] = {}
+        if records.EVERY_VIEW in touched and self.state is not None:
+            fresh = views.all_views(self.meta, self.state)
+            names, build = set(fresh) | set(self.views), fresh.get
+        else:
+            names, build = touched, self._build
+        for name in sorted(names):
+            new = build(name)
+            if new is None:
+                if name in self.views:
+                    patches[name] = None
+                    del self.views[name]
+                continue
+            patch = mergepatch.diff(self.views[name], new) if name in self.views else new
+            if patch is not None:
+                patches[name] = patch
+                self.views[name] = new
+        change = Change(base, self.version, patches)
+        self.history.append(change)
+        return change
+
+    def _apply_one(self, record: Record) -> set[str]:
+        data = record.data
+        if data["type"] == "tournament_created":
+            self.state = records.create(data)
+            self.meta = {"id": self.id, "name": data.get("name") or self.id}
+            self.created_at = data.get("at")
+            return {records.EVERY_VIEW}
+        if self.state is None:
+            raise RuntimeError(f"{self.id}: record {record.seq} before tournament_created")
+        try:
+            self.state, touched = records.apply(self.state, record.seq, data)
+        except ScoringError as exc:
+            # Only possible for a log written by something other than this API; keep replicas equal.
+            log.warning("%s: record %s refused by the rules: %s", self.id, record.seq, exc)
+            return set()
+        return touched
+
+    def _build(self, name: str) -> Any:
+        assert self.state is not None
+        if name == "standings":
+            return views.standings_view(self.state.standings)
+        if name == "players":
+            return views.players_view(self.state)
+        if name == "machines":
+            return views.machines_view(self.state)
+        if name == "tournament":
+            return views.tournament_view(self.meta, self.state)
+        if name.startswith("machine/"):
+            machine_id = name.removeprefix("machine/")
+            if machine_id in self.state.machines:
+                return views.machine_view(self.state, machine_id)
+        return None
+
+    def snapshot_text(self) -> tuple[int, str]:
+        """The snapshot message for the current version, serialised once per version."""
+        if self._snapshot is None or self._snapshot[0] != self.version:
+            message = {"type": "snapshot", "version": self.version, "views": self.views}
+            self._snapshot = (self.version, orjson.dumps(message).decode())
+        return self._snapshot
+
+    def since(self, version: int) -> Change | None:
+        """One change from ``version`` to now folded from history, or None if history lacks it."""
+        if version == self.version:
+            return Change(version, version, {})
+        if version > self.version or not self.history:
+            return None
+        changes = [c for c in self.history if c.base >= version]
+        if not changes or changes[0].base != version:
+            return None
+        return fold(changes, self.views)
+
+
+def fold(changes: list[Change], current: dict[str, Any]) -> Change:
+    """Fold consecutive changes into one; views whose patches do not compose go as whole documents
+    taken from ``current`` (the views at the last change's version)."""
+    patches: dict[str, Any] = {}
+    documents: set[str] = set()
+    for change in changes:
+        for name in change.documents:
+            documents.add(name)
+            patches.pop(name, None)
+        for name, patch in change.patches.items():
+            if name in documents:
+                continue
+            if name not in patches:
+                patches[name] = patch
+                continue
+            folded = mergepatch.compose(patches[name], patch)
+            if folded is mergepatch.NOT_COMPOSABLE:
+                documents.add(name)
+                del patches[name]
+            else:
+                patches[name] = folded
+    whole: dict[str, Any] = {}
+    for name in documents:
+        if name in current:
+            whole[name] = current[name]
+        else:
+            patches[name] = None
+    return Change(changes[0].base, changes[-1].version, patches, whole)

@@ -1,0 +1,67 @@
+"""JSON Merge Patch (RFC 7386): make, apply and fold patches between view documents.
+
+``diff(old, new)`` gives the smallest merge patch turning ``old`` into ``new`` (None when equal).
+``compose(first, second)`` folds two patches into one where that is possible and returns
+``NOT_COMPOSABLE`` where it is not: after ``first`` deletes (or replaces with a scalar) a key that
+``second`` then partly re-adds as an object, a single merge patch would merge into the *old* object
+instead of replacing it (RFC 7386 section 2 has no "replace" operation). Callers then send the whole
+document instead (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+NOT_COMPOSABLE: Final = object()
+
+
+def apply(target: Any, patch: Any) -> Any:
+    """RFC 7386 section 2, MergePatch(Target, Patch). Returns a new value; inputs are not changed."""
+    if not isinstance(patch, dict):
+        return patch
+    result = dict(target) if isinstance(target, dict) else {}
+    for key, value in patch.items():
+        if value is None:
+            result.pop(key, None)
+        else:
+            result[key] = apply(result.get(key), value)
+    return result
+
+
+def diff(old: Any, new: Any) -> Any:
+    """A merge patch p with ``apply(old, p) == new``; None if they are already equal.
+
+    ``new`` must not contain nulls (views never do: an absent key means "none").
+    """
+    if old == new:
+        return None
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return new
+    patch: dict[str, Any] = {key: None for key in old if key not in new}
+    for key, value in new.items():
+        if key not in old:
+            patch[key] = value
+        else:
+            sub = diff(old[key], value)
+            if sub is not None:
+                patch[key] = sub
+    return patch
+
+
+def compose(first: Any, second: Any) -> Any:
+    """One patch equal to applying ``first`` then ``second``, or ``NOT_COMPOSABLE``."""
+    if not isinstance(second, dict):
+        return second
+    if not isinstance(first, dict):
+        # first set a scalar or deleted; second merges into nothing: only a full replace says that.
+        return NOT_COMPOSABLE
+    result = dict(first)
+    for key, value in second.items():
+        if key not in first:
+            result[key] = value
+            continue
+        folded = compose(first[key], value)
+        if folded is NOT_COMPOSABLE:
+            return NOT_COMPOSABLE
+        result[key] = folded
+    return result

@@ -1,0 +1,122 @@
+"""Every server process is a replica: it tails every tournament's log and keeps live state.
+
+One task reads the registry stream and all tournament logs with a single blocking ``XREAD``; the
+records that arrive together are applied together and go out as one patch (DESIGN.md principles 3
+and 6). No pub/sub: the stream is the only channel, so nothing is lost between processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any
+
+import orjson
+from redis.asyncio import Redis
+
+from display.hub import Hub, Outgoing
+from display.live import LiveTournament
+from display.store import LogStore, Record, _record
+
+log = logging.getLogger(__name__)
+
+BLOCK_MS = 1000
+READ_COUNT = 2000
+
+
+class Replica:
+    """Live state of every tournament in one Redis, kept current by ``run``."""
+
+    def __init__(self, store: LogStore, tail: Redis, hub: Hub, history_size: int = 512) -> None:
+        self.store = store
+        self.tail = tail  # a dedicated connection: XREAD BLOCK holds it
+        self.hub = hub
+        self.history_size = history_size
+        self.tournaments: dict[str, LiveTournament] = {}
+        self.registry_cursor = "0-0"
+        self._advanced = asyncio.Condition()
+        self._write_locks: dict[str, asyncio.Lock] = {}
+        self.applied_at: dict[str, float] = {}
+
+    async def run(self) -> None:
+        """Tail forever; reconnects by itself after a Redis error (state is kept, reads resume)."""
+        while True:
+            try:
+                await self.poll(BLOCK_MS)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis down or restarting: retry, displays keep their state
+                log.warning("replica: %s; retrying", exc)
+                await asyncio.sleep(0.5)
+
+    async def poll(self, block_ms: int | None) -> None:
+        """One XREAD over the registry and every log; apply what arrived."""
+        streams: dict[Any, Any] = {self.store.registry_key: self.registry_cursor}
+        for tid, live in self.tournaments.items():
+            streams[self.store.log_key(tid)] = f"{live.version}-0"
+        reply = await self.tail.xread(streams, count=READ_COUNT, block=block_ms)
+        for key, entries in reply or []:
+            name = key.decode() if isinstance(key, bytes) else key
+            if name == self.store.registry_key:
+                for entry_id, fields in entries:
+                    self.registry_cursor = entry_id.decode()
+                    self.tournaments.setdefault(
+                        fields[b"t"].decode(),
+                        LiveTournament(fields[b"t"].decode(), self.history_size),
+                    )
+            else:
+                tid = name.removeprefix(f"{self.store.prefix}:t:").removesuffix(":log")
+                self.ingest(tid, [_record(e) for e in entries])
+        async with self._advanced:
+            self._advanced.notify_all()
+
+    def write_lock(self, tid: str) -> asyncio.Lock:
+        """Serialises this process's writers to one tournament, so they do not race each other for
+        the same version (other processes still can: the store's compare-and-append decides)."""
+        return self._write_locks.setdefault(tid, asyncio.Lock())
+
+    def ingest(self, tid: str, batch: list[Record]) -> None:
+        """Apply records read from (or just appended to) ``tid``'s log and broadcast the change."""
+        live = self.tournaments.get(tid)
+        if live is None or not batch:
+            return
+        change = live.apply(batch)
+        if change is None:
+            return
+        self.applied_at[tid] = time.time()
+        text = orjson.dumps(change.message()).decode()
+        self.hub.broadcast(tid, Outgoing(text, change.base, change.version))
+
+    async def catch_up(self) -> None:
+        """Read until nothing is pending (used at start-up, before serving)."""
+        while True:
+            before = {tid: t.version for tid, t in self.tournaments.items()}, self.registry_cursor
+            await self.poll(None)
+            after = {tid: t.version for tid, t in self.tournaments.items()}, self.registry_cursor
+            if before == after:
+                return
+
+    async def wait_for(self, tid: str, version: int, timeout: float = 5.0) -> bool:
+        """Wait until this replica has applied ``tid`` up to ``version``; False on timeout."""
+
+        def reached() -> bool:
+            live = self.tournaments.get(tid)
+            return live is not None and live.version >= version
+
+        try:
+            async with self._advanced:
+                await asyncio.wait_for(self._advanced.wait_for(reached), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def heartbeat(self, seconds: float) -> None:
+        """Send every connected client a ping with the version and server time."""
+        while True:
+            await asyncio.sleep(seconds)
+            for tid in list(self.hub.clients):
+                live = self.tournaments.get(tid)
+                version = live.version if live else 0
+                text = orjson.dumps({"type": "ping", "version": version, "time": time.time()})
+                self.hub.broadcast(tid, Outgoing(text.decode()))

@@ -1,0 +1,68 @@
+"""Request bodies, validated by pydantic; their JSON Schemas feed ``/openapi.json``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+Id = Annotated[
+    str,
+    BeforeValidator(lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else v),
+    Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$", description="1–32 letters, digits, _ . -"),
+]
+Name = Annotated[str, Field(min_length=1, max_length=80)]
+
+
+class Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SignIn(Body):
+    """TD: ``{"role": "td", "password"}``; steward: ``{"role": "steward", "tournament", "name", "pin"}``."""
+
+    role: Literal["td", "steward"]
+    password: str | None = Field(None, max_length=200)
+    pin: str | None = Field(None, max_length=200)
+    tournament: Id | None = None
+    name: str = Field("", max_length=80)
+
+
+class TournamentIn(Body):
+    """A new tournament of ``format`` (e.g. "epc-qualifying", "ukpl-meeting") with settings."""
+
+    id: Id
+    name: Name
+    format: str
+    settings: dict[str, Any] = {}
+
+
+class PlayerIn(Body):
+    number: Id
+    name: Name
+    guest: bool = False
+
+
+class PlayersIn(Body):
+    players: list[PlayerIn] = Field(min_length=1, max_length=2000)
+
+
+class MachineIn(Body):
+    id: Id
+    name: Name
+
+
+class MachinesIn(Body):
+    machines: list[MachineIn] = Field(min_length=1, max_length=500)
+
+
+class StewardIn(Body):
+    name: Name
+
+
+class ScoreIn(Body):
+    """A score as the steward typed it. ``score`` is checked by the rules (whole, 0 … 2^53−1)."""
+
+    player: Id
+    machine: Id
+    score: Any = Field(description="whole number, 0 … 9007199254740991")

@@ -1,0 +1,85 @@
+"""What one server process owns: Redis connections, the log store, the replica, the hub, auth.
+
+``Services.running`` is the lifespan: it starts the embedded Redis when no URL is set, catches the
+replica up before the first request, and runs the tail and heartbeat tasks until shutdown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from redis.asyncio import Redis
+
+from display.auth import Auth
+from display.embedded_redis import EmbeddedRedis
+from display.hub import Hub
+from display.replica import Replica
+from display.settings import Settings
+from display.store import LogStore
+
+log = logging.getLogger("backglass")
+
+
+@dataclass
+class Services:
+    settings: Settings
+    redis: Redis
+    store: LogStore
+    replica: Replica
+    hub: Hub
+    auth: Auth
+    new_td_password: str | None = None
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+
+    def summary(self, tid: str) -> dict[str, Any]:
+        live = self.replica.tournaments[tid]
+        view = live.views.get("tournament", {})
+        return {
+            "id": tid,
+            "name": view.get("name", tid),
+            "format": view.get("format"),
+            "version": live.version,
+            "players": len(live.views.get("players", {})),
+            "machines": len(live.views.get("machines", {})),
+        }
+
+
+@contextlib.asynccontextmanager
+async def running(settings: Settings) -> AsyncIterator[Services]:
+    embedded = None
+    url = settings.redis_url
+    if url is None:
+        embedded = EmbeddedRedis(settings.data_dir)
+        url = await asyncio.to_thread(embedded.start)
+    redis = Redis.from_url(url, health_check_interval=10)
+    tail = Redis.from_url(url)
+    hub = Hub(settings.queue_size)
+    store = LogStore(redis, settings.key_prefix)
+    replica = Replica(store, tail, hub, settings.history_size)
+    auth = Auth(redis, settings.key_prefix)
+    svc = Services(settings, redis, store, replica, hub, auth)
+    try:
+        svc.new_td_password = await auth.ensure_td_password(settings.td_password)
+        if svc.new_td_password:
+            log.warning("TD password (keep it): %s", svc.new_td_password)
+        await replica.catch_up()
+        svc.tasks = [
+            asyncio.create_task(replica.run(), name="replica"),
+            asyncio.create_task(replica.heartbeat(settings.heartbeat_seconds), name="heartbeat"),
+        ]
+        yield svc
+    finally:
+        for task in svc.tasks:
+            task.cancel()
+        for task in svc.tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await redis.aclose()
+        await tail.aclose()
+        if embedded is not None:
+            await asyncio.to_thread(embedded.stop)

@@ -1,0 +1,40 @@
+"""``/ws/{tournament}``: snapshot, then patches with versions; ``?since=V`` resumes (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import orjson
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket
+
+from display.hub import RESYNC, Outgoing
+from display.services import Services
+
+UNKNOWN_TOURNAMENT = 4404
+
+
+async def live_socket(websocket: WebSocket) -> None:
+    svc: Services = websocket.app.state.services
+    tid = websocket.path_params["tournament"]
+    await websocket.accept()
+    live = svc.replica.tournaments.get(tid)
+    if live is None:
+        message = {"type": "error", "message": f"There is no tournament {tid}."}
+        await websocket.send_text(orjson.dumps(message).decode())
+        await websocket.close(UNKNOWN_TOURNAMENT)
+        return
+    first, version = RESYNC, -1
+    since = websocket.query_params.get("since", "")
+    if since.isdigit():
+        change = live.since(int(since))
+        if change is not None and change.version == change.base:
+            version = change.version
+            ping = {"type": "ping", "version": version}
+            first = Outgoing(orjson.dumps(ping).decode())
+        elif change is not None:
+            version = change.base
+            first = Outgoing(orjson.dumps(change.message()).decode(), change.base, change.version)
+    client = svc.hub.join(tid, websocket, version, live.snapshot_text, first)
+    await svc.hub.serve(tid, client)
+
+
+routes = [WebSocketRoute("/ws/{tournament}", live_socket)]

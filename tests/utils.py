@@ -1,0 +1,173 @@
+"""Real servers for tests: in this event loop (``serve_in_loop``) or as a subprocess (``ServerProcess``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import orjson
+import uvicorn
+import websockets
+
+from display.app import create_app
+from display.cli import uvicorn_config
+from display.settings import Settings
+
+ROOT = Path(__file__).resolve().parent.parent
+TD_PASSWORD = "td-test-password"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def serve_in_loop(settings: Settings) -> AsyncIterator[str]:
+    """Run the app under uvicorn on a free port in the current loop; yields the base URL."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn_config(create_app(settings), "127.0.0.1", port))
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        await task
+
+
+class ServerProcess:
+    """``python -m display serve`` as a separate OS process, with the given environment."""
+
+    def __init__(self, env: dict[str, str], port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.env = {**os.environ, **env}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20) -> None:
+        args = [sys.executable, "-m", "display", "serve", "--port", str(self.port)]
+        self.process = subprocess.Popen(args, env=self.env, cwd=ROOT, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited with {self.process.returncode}")
+            try:
+                if httpx.get(f"{self.url}/api/tournaments", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL the whole process group (server and an embedded Redis it started)."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+            self.process = None
+
+
+class Api:
+    """A thin client for tests: signs in as TD, creates tournaments, pushes scores."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.http = httpx.AsyncClient(base_url=base, timeout=10)
+        self.token: str | None = None
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+    async def sign_in_td(self) -> str:
+        r = await self.http.post("/api/session", json={"role": "td", "password": TD_PASSWORD})
+        r.raise_for_status()
+        self.token = r.json()["token"]
+        return self.token
+
+    def headers(self, token: str | None = None, key: str | None = None) -> dict[str, str]:
+        headers = {}
+        if token or self.token:
+            headers["Authorization"] = f"Bearer {token or self.token}"
+        if key:
+            headers["Idempotency-Key"] = key
+        return headers
+
+    async def post(
+        self, path: str, body: Any, token: str | None = None, key: str | None = None
+    ) -> httpx.Response:
+        return await self.http.post(path, json=body, headers=self.headers(token, key))
+
+    async def tournament(
+        self,
+        tid: str,
+        fmt: str,
+        players: int = 0,
+        machines: int = 0,
+        settings: dict[str, Any] | None = None,
+        guests: set[int] = frozenset(),
+    ) -> None:
+        """Create ``tid`` with players 1..n (names "Player n") and machines 1..m ("Machine m")."""
+        body = {"id": tid, "name": f"Test {tid}", "format": fmt, "settings": settings or {}}
+        (await self.post("/api/tournaments", body)).raise_for_status()
+        if players:
+            plist = [
+                {"number": str(n), "name": f"Player {n}", "guest": n in guests}
+                for n in range(1, players + 1)
+            ]
+            (await self.post(f"/api/t/{tid}/players", {"players": plist})).raise_for_status()
+        if machines:
+            mlist = [{"id": str(n), "name": f"Machine {n}"} for n in range(1, machines + 1)]
+            (await self.post(f"/api/t/{tid}/machines", {"machines": mlist})).raise_for_status()
+
+    async def score(
+        self, tid: str, player: Any, machine: Any, score: Any, **kw: Any
+    ) -> httpx.Response:
+        body = {"player": player, "machine": machine, "score": score}
+        return await self.post(f"/api/t/{tid}/scores", body, **kw)
+
+    async def views(self, tid: str) -> dict[str, Any]:
+        r = await self.http.get(f"/api/t/{tid}/views")
+        r.raise_for_status()
+        return r.json()  # type: ignore[no-any-return]
+
+
+def ws_url(base: str, tid: str, since: int | None = None) -> str:
+    url = base.replace("http://", "ws://") + f"/ws/{tid}"
+    return url if since is None else f"{url}?since={since}"
+
+
+async def receive(ws: Any, timeout: float = 5, skip_pings: bool = True) -> dict[str, Any]:
+    while True:
+        message = orjson.loads(await asyncio.wait_for(ws.recv(), timeout))
+        if not (skip_pings and message["type"] == "ping"):
+            return message  # type: ignore[no-any-return]
+
+
+connect = websockets.connect
