@@ -6,6 +6,8 @@ Bodies are ``{"error": code, "message": text}``; the message is for a steward, n
 from __future__ import annotations
 
 from pydantic import ValidationError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -74,7 +76,17 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
     return error_response(exc.status_code, "http_error", exc.detail)
 
 
+async def on_store_unavailable(request: Request, exc: Exception) -> Response:
+    return error_response(
+        503,
+        "store_unavailable",
+        "The score store is not answering, so nothing was recorded. Send it again in a moment.",
+    )
+
+
 HANDLERS = {
+    RedisConnectionError: on_store_unavailable,
+    RedisTimeoutError: on_store_unavailable,
     scoring_errors.ScoringError: on_scoring_error,
     ApiError: on_api_error,
     ValidationError: on_validation_error,

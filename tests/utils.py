@@ -152,6 +152,15 @@ class Api:
         body = {"player": player, "machine": machine, "score": score}
         return await self.post(f"/api/t/{tid}/scores", body, **kw)
 
+    async def wait_version(self, tid: str, version: int, timeout: float = 5) -> bool:
+        """Poll until the server's views for ``tid`` reach ``version``."""
+        for _ in range(int(timeout / 0.05)):
+            r = await self.http.get(f"/api/t/{tid}/views")
+            if r.status_code == 200 and r.json()["version"] >= version:
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
     async def views(self, tid: str) -> dict[str, Any]:
         r = await self.http.get(f"/api/t/{tid}/views")
         r.raise_for_status()
