@@ -6,22 +6,11 @@ reshapes what ``scoring/`` computed; it decides no rule.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from scoring.model import MachineTable, Standings
+from scoring.rounding import points_json as number
 from scoring.tournament import Tournament
-
-
-def number(value: Fraction | None) -> int | float | None:
-    """Points as a JSON number: whole points as int, shared points rounded half up to 2 decimals
-    (UKPL 3D: the league publishes shared league points to 2 decimals)."""
-    if value is None:
-        return None
-    if value.denominator == 1:
-        return value.numerator
-    hundredths = (value * 100 + Fraction(1, 2)).__floor__()
-    return hundredths / 100
 
 
 def compact(values: dict[str, Any]) -> dict[str, Any]:
