@@ -41,12 +41,13 @@ class TieGroup(Generic[T]):
 
     @property
     def size(self) -> int:
-        """Number of tied items (>= 1)."""
+        """Number of tied items (>= 1); UKPL 3F shares points over this many places."""
         return len(self.items)
 
     @property
     def last_place(self) -> int:
-        """The worst place this tie covers: ``place + size - 1``."""
+        """The worst place this tie covers, ``place + size - 1`` (UKPL 3B "low" ties; the EPC
+        2009, EPC Qualifying cut with ``cut_ties="exclude"``)."""
         return self.place + len(self.items) - 1
 
 

@@ -1,0 +1,77 @@
+"""``scoring/`` stays pure and documented (STYLE.md conventions 1, 2 and 5), checked with ``ast``."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+SCORING = Path(__file__).resolve().parents[2] / "scoring"
+MODULES = sorted(SCORING.glob("*.py"))
+FORBIDDEN = {"asyncio", "redis", "starlette", "display", "time"}
+# Modules holding rules; their public functions, classes and methods must cite a section.
+RULE_MODULES = ["ranking.py", "scales.py", "rounding.py", "epc_qualifying.py", "ukpl_meeting.py"]
+CITATION = re.compile(r"EPC 2009,\s+EPC\s+Qualifying|UKPL\s+\d[A-G]")
+
+
+def imported(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_the_package_is_found() -> None:
+    assert {p.name for p in MODULES} >= {"__init__.py", *RULE_MODULES}
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_no_io_or_clock_imports(path: Path) -> None:
+    """STYLE.md 1: scoring imports no asyncio, redis, starlette, display or time."""
+    assert imported(ast.parse(path.read_text(encoding="utf-8"))) & FORBIDDEN == set()
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
+def test_no_module_level_mutable_globals(path: Path) -> None:
+    """STYLE.md: no module globals that can change; registries are read-only mappings."""
+    mutable = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+        names = [ast.unparse(t) for t in targets if t is not None]
+        if value is None or names == ["__all__"]:
+            continue
+        assert not isinstance(value, mutable), f"{path.name}: {names} is a mutable global"
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            assert value.func.id not in {"list", "dict", "set"}, f"{path.name}: {names}"
+
+
+def public_definitions(tree: ast.Module) -> list[tuple[str, ast.AST]]:
+    found: list[tuple[str, ast.AST]] = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_"):
+            found.append((node.name, node))
+        if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            found.extend(
+                (f"{node.name}.{item.name}", item)
+                for item in node.body
+                if isinstance(item, ast.FunctionDef) and not item.name.startswith("_")
+            )
+    return found
+
+
+@pytest.mark.parametrize("name", RULE_MODULES)
+def test_every_public_rule_definition_cites_its_section(name: str) -> None:
+    """STYLE.md 5: public rule functions give the rule section they implement."""
+    tree = ast.parse((SCORING / name).read_text(encoding="utf-8"))
+    missing = [
+        qualname
+        for qualname, node in public_definitions(tree)
+        if not CITATION.search(ast.get_docstring(node) or "")  # type: ignore[arg-type]
+    ]
+    assert missing == []
