@@ -2,8 +2,8 @@
 
 Each client has a bounded outbound queue and its own writer task, so a broadcast never waits on a
 slow client (DESIGN.md principle 6; STYLE.md: bound every per-client queue, unlike broadcaster's).
-A client whose queue overflows is not waited for: its queue is emptied and it is sent a fresh
-snapshot when its writer next runs. A failed send is a disconnect.
+A client whose queue overflows is not waited for: its queue is emptied and, when its writer next
+runs, it is sent one patch from its version folded from recent history, or a fresh snapshot. A failed send is a disconnect.
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 
 from starlette.websockets import WebSocket
 
-SnapshotSource = Callable[[], tuple[int, str]]
+Resync = Callable[[int], tuple[int, str]]
+"""Given the version a client has, the version it will have and the message that takes it there
+(a folded patch from recent history, or a snapshot)."""
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,7 @@ class Client:
     """One connected websocket and what it has been sent."""
 
     websocket: WebSocket
-    snapshot: SnapshotSource
+    resync: Resync
     version: int
     queue: asyncio.Queue[Outgoing] = field(default_factory=lambda: asyncio.Queue(64))
     resyncs: int = 0
@@ -61,7 +63,7 @@ class Client:
             elif message.version is not None and message.version <= self.version:
                 continue  # already covered by a snapshot sent since it was queued
             elif message is RESYNC or message.base != self.version:
-                self.version, text = self.snapshot()
+                self.version, text = self.resync(self.version)
                 await self.websocket.send_text(text)
             else:
                 await self.websocket.send_text(message.text)
@@ -80,11 +82,11 @@ class Hub:
         tournament: str,
         websocket: WebSocket,
         version: int,
-        snapshot: SnapshotSource,
+        resync: Resync,
         first: Outgoing,
     ) -> Client:
         """Register a client already sent nothing; ``first`` is queued before any broadcast."""
-        client = Client(websocket, snapshot, version, asyncio.Queue(self.queue_size))
+        client = Client(websocket, resync, version, asyncio.Queue(self.queue_size))
         client.queue.put_nowait(first)
         self.clients.setdefault(tournament, set()).add(client)
         return client

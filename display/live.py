@@ -129,6 +129,14 @@ class LiveTournament:
             self._snapshot = (self.version, orjson.dumps(message).decode())
         return self._snapshot
 
+    def resync(self, version: int) -> tuple[int, str]:
+        """For a client at ``version`` (-1: none): the version it will be at and the message to
+        send, a patch folded from history when that reaches back far enough, else a snapshot."""
+        change = self.since(version) if version >= 0 else None
+        if change is None:
+            return self.snapshot_text()
+        return change.version, orjson.dumps(change.message()).decode()
+
     def since(self, version: int) -> Change | None:
         """One change from ``version`` to now folded from history, or None if history lacks it."""
         if version == self.version:

@@ -16,13 +16,17 @@ import orjson
 from redis.asyncio import Redis
 
 from display.hub import Hub, Outgoing
-from display.live import LiveTournament
+from display.live import Change, LiveTournament, fold
 from display.store import LogStore, Record, _record
 
 log = logging.getLogger(__name__)
 
 BLOCK_MS = 1000
 READ_COUNT = 2000
+BROADCAST_WINDOW = 0.025
+"""Seconds: at most one broadcast per tournament per window. A change after a quiet spell goes out
+at once; changes inside the window after a broadcast are folded into the next one, so fan-out work
+stays bounded however fast stewards push (DESIGN.md principle 6)."""
 
 
 class Replica:
@@ -37,6 +41,9 @@ class Replica:
         self.registry_cursor = "0-0"
         self._advanced = asyncio.Condition()
         self._write_locks: dict[str, asyncio.Lock] = {}
+        self._pending: dict[str, list[Change]] = {}
+        self._flush_at: dict[str, asyncio.TimerHandle] = {}
+        self._last_broadcast: dict[str, float] = {}
         self.applied_at: dict[str, float] = {}
 
     async def run(self) -> None:
@@ -85,8 +92,23 @@ class Replica:
         if change is None:
             return
         self.applied_at[tid] = time.time()
+        self._pending.setdefault(tid, []).append(change)
+        if tid not in self._flush_at:
+            loop = asyncio.get_running_loop()
+            delay = self._last_broadcast.get(tid, -1.0) + BROADCAST_WINDOW - loop.time()
+            self._flush_at[tid] = loop.call_later(max(0.0, delay), self._broadcast, tid)
+
+    def _broadcast(self, tid: str) -> None:
+        """Send everything pending for ``tid`` as one patch, serialised once."""
+        del self._flush_at[tid]
+        changes = self._pending.pop(tid, [])
+        if not changes:
+            return
+        live = self.tournaments[tid]
+        change = changes[0] if len(changes) == 1 else fold(changes, live.views)
         text = orjson.dumps(change.message()).decode()
         self.hub.broadcast(tid, Outgoing(text, change.base, change.version))
+        self._last_broadcast[tid] = asyncio.get_running_loop().time()
 
     async def catch_up(self) -> None:
         """Read until nothing is pending (used at start-up, before serving)."""

@@ -33,7 +33,7 @@ async def live_socket(websocket: WebSocket) -> None:
         elif change is not None:
             version = change.base
             first = Outgoing(orjson.dumps(change.message()).decode(), change.base, change.version)
-    client = svc.hub.join(tid, websocket, version, live.snapshot_text, first)
+    client = svc.hub.join(tid, websocket, version, live.resync, first)
     await svc.hub.serve(tid, client)
 
 

@@ -67,7 +67,9 @@ async def test_two_processes_both_deliver_a_push(
         await b.close()
 
 
-async def test_acknowledged_score_survives_killing_server_and_embedded_redis(tmp_path: Path) -> None:
+async def test_acknowledged_score_survives_killing_server_and_embedded_redis(
+    tmp_path: Path,
+) -> None:
     """Embedded Redis with appendfsync always: SIGKILL the server and its Redis right after the
     201, start again on the same data directory, and the score is there."""
     server = ServerProcess(env(None, tmp_path / "data", "bg"))
