@@ -32,7 +32,7 @@ from typing import Any, Literal, get_args
 
 from scoring.errors import JokerAlreadyUsed, MachineAlreadyPlayed, TooManyMachines
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
-from scoring.ranking import player_key, rank
+from scoring.ranking import player_key, rank, tally
 from scoring.scales import PRESETS, Scale, get_scale, scale_setting
 from scoring.settings import check_known, choice, whole_number
 from scoring.tournament import Tournament
@@ -198,13 +198,7 @@ class EpcQualifying:
         by total; ``band`` per ``cut_band``; ``played`` counts machines with a score. A player
         with no scores has total 0 and shares the last place.
         """
-        totals = {number: Fraction(0) for number in players}
-        played = dict.fromkeys(players, 0)
-        for table in tables.values():
-            for row in table.rows:
-                if row.player in totals:
-                    totals[row.player] += row.points or 0
-                    played[row.player] += 1
+        totals, played = tally(players, tables.values())
         rows = tuple(
             StandingRow(
                 player=player,

@@ -8,11 +8,14 @@ orders tied entries by who came first, which is the CTFd mistake STYLE.md warns 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, Literal, TypeVar, get_args
+
+from scoring.model import MachineTable
 
 T = TypeVar("T")
 
@@ -25,6 +28,44 @@ TiePolicy = Literal["high", "low", "shared"]
 """
 
 TIE_POLICIES: tuple[str, ...] = get_args(TiePolicy)
+
+
+def _integer_keys(values: list[Fraction | int]) -> list[int]:
+    # Exact values scaled to integers by the common denominator: sorting ints is far cheaper
+    # than comparing Fractions, and no precision is lost.
+    denominators = {v.denominator for v in values if isinstance(v, Fraction)}
+    scale = math.lcm(*denominators) if denominators else 1
+    return [
+        v.numerator * (scale // v.denominator) if isinstance(v, Fraction) else v * scale
+        for v in values
+    ]
+
+
+def tally(
+    players: Iterable[str], tables: Iterable[MachineTable]
+) -> tuple[dict[str, Fraction], dict[str, int]]:
+    """Per player: the sum of their points over ``tables`` (rows with points None add nothing) and
+    the number of tables they have a row in; every player in ``players`` appears, rows of others
+    are ignored. EPC 2009, EPC Qualifying ("the sum of all their ranking points"); UKPL 3B ("adding
+    together individual player's points from each competition game played").
+    """
+    whole = dict.fromkeys(players, 0)
+    parts: dict[str, Fraction] = {}
+    played = dict.fromkeys(whole, 0)
+    for table in tables:
+        for row in table.rows:
+            if row.player not in whole:
+                continue
+            played[row.player] += 1
+            points = row.points
+            if points is None:
+                continue
+            if points.denominator == 1:  # whole points summed as ints: Fraction addition is slow
+                whole[row.player] += points.numerator
+            else:
+                parts[row.player] = parts.get(row.player, Fraction(0)) + points
+    totals = {p: Fraction(w) + parts[p] if p in parts else Fraction(w) for p, w in whole.items()}
+    return totals, played
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,15 +108,19 @@ def rank(
     >>> [(g.place, g.items) for g in rank([5, 9, 5, 1], lambda v: v)]
     [(1, (9,)), (2, (5, 5)), (4, (1,))]
     """
-    ordered = sorted(items, key=order) if order is not None else list(items)
-    ordered.sort(key=value, reverse=True)  # stable: keeps the display order inside a tie
+    pool = list(items)
+    keys = _integer_keys([value(item) for item in pool])
+    ranked = sorted(range(len(pool)), key=keys.__getitem__, reverse=True)  # stable
     groups: list[TieGroup[T]] = []
     start = 0
-    while start < len(ordered):
+    while start < len(ranked):
         end = start + 1
-        while end < len(ordered) and value(ordered[end]) == value(ordered[start]):
+        while end < len(ranked) and keys[ranked[end]] == keys[ranked[start]]:
             end += 1
-        groups.append(TieGroup(place=start + 1, items=tuple(ordered[start:end])))
+        members = [pool[i] for i in ranked[start:end]]
+        if order is not None and len(members) > 1:
+            members.sort(key=order)
+        groups.append(TieGroup(place=start + 1, items=tuple(members)))
         start = end
     return tuple(groups)
 

@@ -39,7 +39,7 @@ from typing import Any, Literal, get_args
 
 from scoring.errors import MachineAlreadyPlayed
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
-from scoring.ranking import TiePolicy, player_key, rank, tied_points
+from scoring.ranking import TiePolicy, player_key, rank, tally, tied_points
 from scoring.settings import check_known, choice
 from scoring.tournament import Tournament
 
@@ -172,13 +172,7 @@ class UkplMeeting:
         come last with place and league points None and total 0. ``played`` counts machines with
         a score.
         """
-        totals = {number: Fraction(0) for number in players}
-        played = dict.fromkeys(players, 0)
-        for table in tables.values():
-            for row in table.rows:
-                if row.player in totals:
-                    totals[row.player] += row.points or 0
-                    played[row.player] += 1
+        totals, played = tally(players, tables.values())
         ranked = [
             p
             for p, player in players.items()
