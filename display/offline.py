@@ -78,7 +78,16 @@ class InputError(click.ClickException):
     help="A format setting, e.g. ties=low or bonus=gte (UKPL), scale=linear (EPC).",
 )
 def standings(format_name: str, scores: Path, options: tuple[str, ...]) -> None:
-    """Print the standings of the scores in FILE.csv as CSV."""
+    """Print standings as CSV from a CSV of scores in the order played.
+
+    \b
+    ukpl-meeting    reads  machine,player,score,guest
+                    prints player,position,meet_total,league_points
+    epc-qualifying  reads  machine,player,score (a second score on a machine is the joker game)
+                    prints player,position,total_points,band
+
+    A blank score is no entry. A bad row stops with its line number and exit code 2.
+    """
     settings: dict[str, str] = {}
     for option in options:
         key, sep, value = option.partition("=")

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from scoring.ranking import player_key, rank, tied_points
+from scoring.model import MachineRow, MachineTable
+from scoring.ranking import player_key, rank, tally, tied_points
 from scoring.rounding import points_json, points_text, round_half_up
 
 
@@ -23,6 +24,40 @@ def test_order_inside_a_tie_comes_from_the_display_key_not_the_input() -> None:
     for items in (["10", "9", "P2"], ["P2", "10", "9"]):
         (group,) = rank(items, value=value, order=player_key)
         assert group.items == ("9", "10", "P2")
+
+
+def test_exact_fractions_rank_exactly() -> None:
+    """UKPL 3B with shared ties: totals such as 7/2 and 10/3 must compare exactly; 2/6 equals 1/3
+    and ties with it, 1/3 + 1/6 equals 1/2."""
+    values = {"a": Fraction(1, 3), "b": Fraction(2, 6), "c": Fraction(7, 2), "d": Fraction(10, 3)}
+    values["e"] = Fraction(1, 3) + Fraction(1, 6)
+    values["f"] = Fraction(1, 2)
+    groups = rank(values, value=values.__getitem__, order=player_key)
+    assert [(g.place, g.items) for g in groups] == [
+        (1, ("c",)),
+        (2, ("d",)),
+        (3, ("e", "f")),
+        (5, ("a", "b")),
+    ]
+    assert [g.place for g in rank([3, Fraction(3), Fraction(5, 2), 2], value=lambda v: v)] == [
+        1,
+        3,
+        4,
+    ]
+
+
+def test_tally_sums_points_and_counts_machines() -> None:
+    """UKPL 3B: the meeting total adds a player's machine points (a guest's None adds nothing);
+    EPC 2009, EPC Qualifying: unplayed machines add 0. Rows of unregistered players are ignored."""
+    tables = [
+        MachineTable("m1", (MachineRow("a", 9, 1, Fraction(5, 2)), MachineRow("g", 1, None, None))),
+        MachineTable(
+            "m2", (MachineRow("a", 9, 1, Fraction(3)), MachineRow("x", 1, 2, Fraction(1)))
+        ),
+    ]
+    totals, played = tally(["a", "b", "g"], tables)
+    assert totals == {"a": Fraction(11, 2), "b": 0, "g": 0}
+    assert played == {"a": 2, "b": 0, "g": 1}
 
 
 def test_empty_ranking() -> None:
