@@ -1,0 +1,298 @@
+"""``backglass demo``: fill a server with a tournament through the same HTTP API a steward uses.
+
+``demo epc`` invents an EPC-style qualifying (made-up players, real machine titles, plausible
+scores) and pushes its games at a pace a person can watch; ``demo ukpl FILE.csv`` replays a real
+UKPL meeting and prints the server's final standings as CSV. With no ``--url`` the demo starts a
+server in this process (embedded Redis unless ``REDIS_URL`` is set). The click commands are thin
+wrappers around ``display.demo_epc.run_epc`` and ``display.demo_ukpl.replay_ukpl``.
+
+Everything but the CSV goes to stderr, so ``backglass demo ukpl meet.csv > result.csv`` works.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import os
+import re
+import secrets
+import socket
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import click
+import httpx
+
+from display.settings import Settings
+
+Echo = Callable[[str], None]
+RETRIES = 5
+
+
+def stderr(message: str) -> None:
+    """The demo's default progress printer: a line on stderr."""
+    click.echo(message, err=True)
+
+
+class DemoError(click.ClickException):
+    """The demo cannot go on (server unreachable, wrong TD password, …); the CLI prints it."""
+
+
+def slug(text: str, taken: set[str] | frozenset[str] = frozenset(), limit: int = 24) -> str:
+    """A short id (``[a-z0-9-]``, at most ``limit`` characters) for ``text``, not in ``taken``.
+
+    >>> slug("Iron Maiden: Legacy of the Beast"), slug("AC/DC"), slug("AC-DC", {"ac-dc"})
+    ('iron-maiden-legacy-of-th', 'ac-dc', 'ac-dc-2')
+    """
+    base = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:limit].strip("-") or "m"
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base[: limit - len(str(n)) - 1].strip('-')}-{n}"
+    return candidate
+
+
+def points_text(value: Any) -> str:
+    """A points number from a view as the league publishes it: ``20``, ``16.5``, ``0.33``."""
+    if isinstance(value, float):
+        if value.is_integer():
+            return str(int(value))
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+def display_host(host: str) -> str:
+    """The host to print in URLs: 0.0.0.0 / :: listen everywhere, so show this machine's name."""
+    return socket.gethostname() if host in ("0.0.0.0", "::", "") else host
+
+
+@dataclasses.dataclass
+class Target:
+    """Where the demo writes: the server's base URL and the TD password it accepts."""
+
+    url: str
+    td_password: str
+    own_server: Any = None  # the uvicorn.Server when this process started it
+
+    def links(self, tid: str) -> dict[str, str]:
+        """The pages a person opens: hall display, steward page, players' page, index."""
+        return {
+            "Hall display": f"{self.url}/t/{tid}/display",
+            "Steward page": f"{self.url}/t/{tid}/steward",
+            "Players' page": f"{self.url}/t/{tid}/standings",
+            "Index": f"{self.url}/",
+        }
+
+    @property
+    def stopping(self) -> bool:
+        """Whether our own server was told to stop (Ctrl-C): the demo then stops too."""
+        return self.own_server is not None and bool(self.own_server.should_exit)
+
+    async def serve_until_stopped(self) -> None:
+        """With a server of our own: keep it running until Ctrl-C."""
+        while self.own_server is not None and not self.stopping:
+            await asyncio.sleep(0.2)
+
+
+@contextlib.asynccontextmanager
+async def target(
+    url: str | None, td_password: str | None, host: str, port: int
+) -> AsyncIterator[Target]:
+    """The server to write to: ``url`` (which needs ``td_password``), or, with no ``url``, a server
+    started in this event loop on ``host``:``port`` with ``Settings.from_env()`` and the given (or a
+    freshly generated) TD password, stopped on exit. Raises DemoError if it cannot start."""
+    if url is not None:
+        if not td_password:
+            raise DemoError("With --url, give --td-password (or BACKGLASS_TD_PASSWORD).")
+        yield Target(url.rstrip("/"), td_password)
+        return
+    import uvicorn
+
+    from display.app import create_app
+    from display.cli import uvicorn_config
+
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            raise DemoError(f"Cannot listen on {host}:{port} ({exc}); pass --port.") from None
+    password = td_password or secrets.token_urlsafe(9)
+    settings = dataclasses.replace(Settings.from_env(), td_password=password)
+    server = uvicorn.Server(uvicorn_config(create_app(settings), host, port))
+
+    async def serve() -> None:
+        try:
+            await server.serve()
+        except SystemExit:  # uvicorn exits when startup fails; it has logged why
+            raise DemoError("The server did not start (see the messages above).") from None
+
+    task = asyncio.create_task(serve())
+    while not server.started:
+        if task.done():
+            task.result()
+            raise DemoError("The server stopped while starting.")
+        await asyncio.sleep(0.02)
+    try:
+        yield Target(f"http://{display_host(host)}:{port}", password, server)
+    finally:
+        server.should_exit = True
+        await task
+
+
+class Client:
+    """The HTTP calls a TD and a steward make, with the answers the demo needs."""
+
+    def __init__(self, target: Target, echo: Echo) -> None:
+        self.target, self.echo = target, echo
+        self.http = httpx.AsyncClient(base_url=target.url, timeout=30)
+        self.td_token = ""
+        self.steward_token = ""
+
+    async def __aenter__(self) -> Client:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.http.aclose()
+
+    async def call(
+        self, method: str, path: str, body: Any = None, token: str = "", key: str | None = None
+    ) -> httpx.Response:
+        """One request, retried (same Idempotency-Key) on a dropped connection or a 503."""
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if key:
+            headers["Idempotency-Key"] = key
+        for attempt in range(RETRIES):
+            try:
+                answer = await self.http.request(method, path, json=body, headers=headers)
+            except httpx.TransportError as exc:
+                if attempt == RETRIES - 1 or self.target.stopping:
+                    raise DemoError(f"Cannot reach {self.target.url}{path}: {exc!r}") from None
+            else:
+                if answer.status_code != 503 or attempt == RETRIES - 1:
+                    return answer
+            await asyncio.sleep(0.2 * 2**attempt)
+        raise AssertionError("unreachable")
+
+    async def must(self, method: str, path: str, body: Any = None, token: str = "") -> Any:
+        """A setup call that has to work: its JSON answer, else DemoError with the server's
+        message."""
+        answer = await self.call(method, path, body, token or self.td_token)
+        if answer.is_error:
+            raise DemoError(f"{method} {path} failed ({answer.status_code}): {message(answer)}")
+        return answer.json()
+
+    async def sign_in_td(self) -> None:
+        """Sign in as the TD."""
+        body = {"role": "td", "password": self.target.td_password}
+        self.td_token = (await self.must("POST", "/api/session", body))["token"]
+
+    async def create_tournament(
+        self, wanted: str, name: str, fmt: str, settings: dict[str, Any]
+    ) -> str:
+        """Create a tournament as ``wanted``, or ``wanted-2``, ``wanted-3``, … if that id is
+        taken (a restart on the same data). Returns the id used."""
+        for n in range(1, 1000):
+            tid = wanted if n == 1 else f"{wanted[:28]}-{n}"
+            body = {"id": tid, "name": name, "format": fmt, "settings": settings}
+            answer = await self.call("POST", "/api/tournaments", body, self.td_token)
+            if answer.status_code != 409:
+                if answer.is_error:
+                    raise DemoError(
+                        f"Cannot create {tid} ({answer.status_code}): {message(answer)}"
+                    )
+                return tid
+        raise DemoError(f"Tournament ids {wanted} … {wanted}-999 are all taken.")
+
+    async def sign_in_steward(self, tid: str, name: str) -> str:
+        """Have the TD issue ``name`` a PIN, sign in with it; returns the PIN."""
+        pin = (await self.must("POST", f"/api/t/{tid}/stewards", {"name": name}))["pin"]
+        body = {"role": "steward", "tournament": tid, "name": name, "pin": pin}
+        self.steward_token = (await self.must("POST", "/api/session", body))["token"]
+        return str(pin)
+
+    async def push(self, tid: str, player: str, machine: str, score: int, key: str) -> str | None:
+        """Push one score as the steward. Returns None if accepted, else the server's message
+        (the demo prints it and goes on)."""
+        body = {"player": player, "machine": machine, "score": score}
+        answer = await self.call("POST", f"/api/t/{tid}/scores", body, self.steward_token, key)
+        return f"{answer.status_code}: {message(answer)}" if answer.is_error else None
+
+    async def views(self, tid: str) -> dict[str, Any]:
+        """Every view of ``tid`` as the server has it now."""
+        return (await self.must("GET", f"/api/t/{tid}/views"))["views"]  # type: ignore[no-any-return]
+
+
+def message(answer: httpx.Response) -> str:
+    """The ``message`` of an error answer, or its text."""
+    try:
+        return str(answer.json()["message"])
+    except (ValueError, KeyError, TypeError):
+        return answer.text[:200]
+
+
+def run(coro: Any) -> Any:
+    """Run the demo's coroutine; Ctrl-C stops it cleanly (the server shuts down first)."""
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    try:
+        return asyncio.run(coro)
+    except KeyboardInterrupt:
+        stderr("Stopped.")
+        return None
+
+
+def server_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options every demo command shares: where the server is, or where to start one."""
+    options = [
+        click.option("--url", default=None, help="An existing server; default: start one here."),
+        click.option(
+            "--td-password", envvar="BACKGLASS_TD_PASSWORD", default=None,
+            help="TD password ($BACKGLASS_TD_PASSWORD); default with no --url: a new one.",
+        ),
+        click.option("--host", default="127.0.0.1", show_default=True, help="With no --url."),
+        click.option(
+            "--port", type=int, default=lambda: int(os.environ.get("PORT", "8000")),
+            show_default="$PORT or 8000", help="With no --url.",
+        ),
+        click.option("--pace", type=click.FloatRange(0), default=1.5, show_default=True,
+                     help="Seconds between scores."),
+        click.option("--fast", is_flag=True, help="Push as fast as the server takes them."),
+        click.option("--tournament", default=None,
+                     help="Tournament id (default: epc, or the file's name); if taken, ID-2, …"),
+    ]  # fmt: skip
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@click.group()
+def demo() -> None:
+    """Fill a server with a demo tournament through the steward API."""
+
+
+@demo.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@server_options
+@click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
+              help="A format setting, e.g. ties=low or bonus=gte; repeatable.")  # fmt: skip
+def ukpl(file: Path, pairs: tuple[str, ...], **options: Any) -> None:
+    """Replay a UKPL meeting (CSV: machine,player,score,guest) and print the server's standings
+    as CSV: player,position,meet_total,league_points (guests left out)."""
+    from display.demo_ukpl import replay_ukpl, standings_csv
+
+    settings = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--set")
+        settings[key.strip()] = value.strip()
+    rows = run(replay_ukpl(file, settings=settings, **options))
+    if rows is not None:
+        click.echo(standings_csv(rows), nl=False)
+
+
+if __name__ == "__main__":  # ``python -m display.demo``: the same commands as ``backglass demo``
+    demo(prog_name="backglass demo")

@@ -1,0 +1,101 @@
+"""``backglass demo``: the EPC demo and the UKPL replay against a real server and Redis."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+
+from display.demo_ukpl import replay_ukpl
+from tests.utils import ROOT, TD_PASSWORD, free_port
+
+CASES = Path("/work/shared/cases/ukpl")
+MEETS = [("498", "low"), ("609", "high"), ("649", "high")]  # cases/README.md: 2023 low, 2025 high
+
+
+def published(meet: str) -> list[dict[str, str]]:
+    with (CASES / f"meet-{meet}-published.csv").open(newline="") as handle:
+        return ordered(list(csv.DictReader(handle)))
+
+
+def ordered(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    return sorted(rows, key=lambda r: (int(r["position"]), r["player"]))
+
+
+@pytest.mark.parametrize(("meet", "ties"), MEETS)
+async def test_ukpl_replay_gives_the_published_results(server: str, meet: str, ties: str) -> None:
+    lines: list[str] = []
+    rows = await replay_ukpl(
+        CASES / f"meet-{meet}-scores.csv",
+        url=server,
+        td_password=TD_PASSWORD,
+        settings={"ties": ties},
+        fast=True,
+        echo=lines.append,
+    )
+    assert ordered(rows) == published(meet)
+    assert f"ties={ties}" in "\n".join(lines)
+    assert "REFUSED" not in "\n".join(lines)
+
+
+async def test_refused_pushes_are_printed_and_the_replay_goes_on(
+    server: str, tmp_path: Path
+) -> None:
+    meet = tmp_path / "meet.csv"
+    meet.write_text(
+        "machine,player,score,guest\n"
+        "AC/DC,P1,300,0\nAC/DC,P2,200,0\nAC/DC,P3,100,1\n"
+        "AC/DC,P1,999,0\n"  # a second game on one machine: the rules refuse it
+        "AC-DC,P2,lots,0\n"  # not a number: refused; AC-DC is a machine of its own
+        "AC-DC,P1,,0\n"  # blank: no entry
+        "Genie,P1,5000,0\nGenie,P2,5000,0\n"  # a tie: ties=low gives both place 2's point
+    )
+    lines: list[str] = []
+    rows = await replay_ukpl(
+        meet,
+        url=server,
+        td_password=TD_PASSWORD,
+        settings={"ties": "low"},
+        fast=True,
+        echo=lines.append,
+    )
+    refused = sorted(line.split("REFUSED ")[1] for line in lines if "REFUSED" in line)
+    assert len(refused) == 2
+    assert refused[0].startswith("409: Player P1 already has a score on AC/DC")
+    assert refused[1] == "422: A score must be a whole number, not 'lots'."
+    assert rows == [
+        {"player": "P1", "position": "1", "meet_total": "3", "league_points": "20"},
+        {"player": "P2", "position": "2", "meet_total": "2", "league_points": "19"},
+    ]
+
+
+def test_cli_replays_a_meeting_with_a_server_of_its_own(redis_url: str, tmp_path: Path) -> None:
+    prefix = f"bgtest-{uuid.uuid4().hex[:12]}"
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "BACKGLASS_PREFIX": prefix,
+        "BACKGLASS_DATA": str(tmp_path / "data"),
+    }
+    args = [sys.executable, "-m", "display", "demo", "ukpl", str(CASES / "meet-609-scores.csv")]
+    args += ["--fast", "--set", "ties=high", "--port", str(free_port())]
+    try:
+        done = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    finally:
+        client = redis.Redis.from_url(redis_url)
+        keys = list(client.scan_iter(f"{prefix}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()
+    assert done.returncode == 0, done.stderr
+    assert ordered(list(csv.DictReader(io.StringIO(done.stdout)))) == published("609")
+    assert done.stdout.startswith("player,position,meet_total,league_points\n")
+    assert "Settings:      ties=high, bonus=gt" in done.stderr
+    assert "/t/meet-609/display" in done.stderr
