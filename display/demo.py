@@ -274,6 +274,20 @@ def demo() -> None:
 
 
 @demo.command()
+@server_options
+@click.option("--players", type=click.IntRange(1, 1000), default=150, show_default=True)
+@click.option("--machines", type=click.IntRange(1, 18), default=18, show_default=True)
+@click.option("--seed", type=int, default=2009, show_default=True, help="Same seed, same games.")
+def epc(**options: Any) -> None:
+    """An EPC-style qualifying: made-up players on real machines, pushed one score at a time.
+
+    With no --url the server keeps running after the last game until Ctrl-C."""
+    from display.demo_epc import run_epc
+
+    run(run_epc(**options, keep_serving=True))
+
+
+@demo.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @server_options
 @click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",

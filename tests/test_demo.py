@@ -8,13 +8,15 @@ import os
 import subprocess
 import sys
 import uuid
+from collections import Counter
 from pathlib import Path
 
 import pytest
 import redis
 
+from display.demo_epc import MACHINES, plan_epc, run_epc
 from display.demo_ukpl import replay_ukpl
-from tests.utils import ROOT, TD_PASSWORD, free_port
+from tests.utils import ROOT, TD_PASSWORD, Api, free_port
 
 CASES = Path("/work/shared/cases/ukpl")
 MEETS = [("498", "low"), ("609", "high"), ("649", "high")]  # cases/README.md: 2023 low, 2025 high
@@ -27,6 +29,27 @@ def published(meet: str) -> list[dict[str, str]]:
 
 def ordered(rows: list[dict[str, str]]) -> list[dict[str, str]]:
     return sorted(rows, key=lambda r: (int(r["position"]), r["player"]))
+
+
+def test_plan_follows_the_epc_rules() -> None:
+    plan = plan_epc(150, 18, seed=2009)
+    assert plan == plan_epc(150, 18, seed=2009)  # the seed decides everything
+    assert len(set(plan.players.values())) == 150
+    played: dict[str, Counter[str]] = {}
+    for game in plan.games:
+        games = played.setdefault(game.player, Counter())
+        assert game.joker == (game.machine in games)  # a second game is the joker, never first
+        games[game.machine] += 1
+    for games in played.values():
+        assert len(games) <= 6
+        assert sum(n - 1 for n in games.values()) <= 1
+    jokers = sum(g.joker for g in plan.games)
+    assert 0.15 * 150 < jokers < 0.35 * 150
+    plays = Counter(g.machine for g in plan.games)
+    assert plays["mm"] > 1.5 * plays["rf"]  # popular machines get more plays
+    medians = {m.id: m.median for m in MACHINES}
+    for game in plan.games:
+        assert medians[game.machine] / 100 < game.score < medians[game.machine] * 100
 
 
 @pytest.mark.parametrize(("meet", "ties"), MEETS)
@@ -74,6 +97,46 @@ async def test_refused_pushes_are_printed_and_the_replay_goes_on(
         {"player": "P1", "position": "1", "meet_total": "3", "league_points": "20"},
         {"player": "P2", "position": "2", "meet_total": "2", "league_points": "19"},
     ]
+
+
+async def test_epc_demo_pushes_only_what_the_rules_allow(server: str, api: Api) -> None:
+    await api.tournament("epc", "epc-qualifying")  # taken: the demo must pick another id
+    lines: list[str] = []
+    result = await run_epc(
+        url=server,
+        td_password=TD_PASSWORD,
+        players=20,
+        machines=6,
+        seed=7,
+        fast=True,
+        echo=lines.append,
+    )
+    plan = plan_epc(20, 6, seed=7)
+    assert result.tournament == "epc-2"
+    assert result.refused == []
+    assert result.accepted == result.pushed == len(plan.games)
+    text = "\n".join(lines)
+    for page in ("display", "steward", "standings"):
+        assert f"{server}/t/epc-2/{page}" in text
+    assert TD_PASSWORD in text
+    assert "Demo Steward, PIN " in text
+
+    views = (await api.views("epc-2"))["views"]
+    assert len(views["players"]) == 20
+    assert [v["name"] for v in views["machines"].values()] == [m.name for m in MACHINES[:6]]
+    machines: Counter[str] = Counter()
+    points: Counter[str] = Counter()
+    scores = 0
+    for mid in views["machines"]:
+        for player, row in views[f"machine/{mid}"]["rows"].items():
+            machines[player] += 1
+            points[player] += row.get("points", 0)
+        scores += views[f"machine/{mid}"]["played"]
+    assert max(machines.values()) <= 6
+    assert scores == len({(g.player, g.machine) for g in plan.games})
+    for player, row in views["standings"]["rows"].items():
+        assert row["total"] == points[player]
+        assert row["played"] == machines[player]
 
 
 def test_cli_replays_a_meeting_with_a_server_of_its_own(redis_url: str, tmp_path: Path) -> None:
