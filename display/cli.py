@@ -9,6 +9,8 @@ from pathlib import Path
 import click
 import uvicorn
 
+from display.demo import demo
+from display.offline import standings
 from display.settings import Settings
 
 
@@ -48,20 +50,8 @@ def serve(host: str, port: int, data: Path | None) -> None:
     uvicorn.Server(uvicorn_config(create_app(settings), host, port)).run()
 
 
-def _register_optional() -> None:
-    try:
-        from display.offline import standings
-    except ImportError:  # pragma: no cover - present once the offline command lands
-        return
-    cli.add_command(standings)
-    try:
-        from display.demo import demo
-    except ImportError:  # pragma: no cover
-        return
-    cli.add_command(demo)
-
-
-_register_optional()
+cli.add_command(standings)
+cli.add_command(demo)
 
 
 def main() -> None:

@@ -97,6 +97,18 @@ class Target:
             await asyncio.sleep(0.2)
 
 
+def demo_settings(settings: Settings, password: str) -> Settings:
+    """The demo's own server keeps to its own data directory (``.data/demo``) and key prefix
+    (``bg-demo``) unless BACKGLASS_DATA / BACKGLASS_PREFIX say otherwise, so setting the demo's TD
+    password never replaces a real installation's."""
+    changes: dict[str, object] = {"td_password": password}
+    if "BACKGLASS_DATA" not in os.environ:
+        changes["data_dir"] = settings.data_dir / "demo"
+    if "BACKGLASS_PREFIX" not in os.environ:
+        changes["key_prefix"] = f"{settings.key_prefix}-demo"
+    return dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
+
+
 @contextlib.asynccontextmanager
 async def target(
     url: str | None, td_password: str | None, host: str, port: int
@@ -121,7 +133,7 @@ async def target(
         except OSError as exc:
             raise DemoError(f"Cannot listen on {host}:{port} ({exc}); pass --port.") from None
     password = td_password or secrets.token_urlsafe(9)
-    settings = dataclasses.replace(Settings.from_env(), td_password=password)
+    settings = demo_settings(Settings.from_env(), password)
     server = uvicorn.Server(uvicorn_config(create_app(settings), host, port))
 
     async def serve() -> None:

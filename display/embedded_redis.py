@@ -3,7 +3,8 @@
 It listens on a unix socket under the data directory only (no TCP port to collide with), keeps an
 append-only file with ``appendfsync always`` so an acknowledged write survives a process kill, and is
 shared by every server process started with the same data directory: a process that finds the socket
-answering reuses it instead of starting a second server.
+answering reuses it instead of starting a second server. It runs in a session of its own, so it
+outlives a server killed with SIGKILL (the next start reuses it); ``redis.pid`` names it.
 """
 
 from __future__ import annotations
@@ -43,6 +44,10 @@ class EmbeddedRedis:
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
+    def pidfile(self) -> Path:
+        return self.data_dir / "redis.pid"
+
+    @property
     def url(self) -> str:
         return f"unix://{self.socket}"
 
@@ -68,8 +73,11 @@ class EmbeddedRedis:
             "--save", "",
             "--daemonize", "no",
             "--logfile", str(log),
+            "--pidfile", str(self.pidfile),
         ]  # fmt: skip
-        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL)
+        # A session of its own: a terminal's Ctrl-C reaches the server, which then stops Redis
+        # after its own shutdown, not Redis first under a server still writing.
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if _answers(self.socket):

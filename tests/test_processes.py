@@ -4,6 +4,8 @@ and a server riding out a Redis restart."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -79,7 +81,9 @@ async def test_acknowledged_score_survives_killing_server_and_embedded_redis(
         await api.sign_in_td()
         await api.tournament("k", EPC, players=3, machines=2)
         versions = [(await api.score("k", p, 1, p * 1000)).json()["version"] for p in (1, 2, 3)]
+        redis_pid = int((tmp_path / "data" / "redis.pid").read_text())
         server.kill()
+        os.kill(redis_pid, signal.SIGKILL)
         await api.close()
         server.start()
         api = Api(server.url)
@@ -89,7 +93,7 @@ async def test_acknowledged_score_survives_killing_server_and_embedded_redis(
         assert {p: r["score"] for p, r in rows.items()} == {"1": 1000, "2": 2000, "3": 3000}
     finally:
         await api.close()
-        server.kill()
+        server.stop()
 
 
 async def test_server_rides_out_a_redis_restart(tmp_path: Path) -> None:
