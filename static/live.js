@@ -1,0 +1,365 @@
+/* Backglass live client: the websocket protocol of docs/protocol.md, plus small helpers the
+ * pages share (number formatting, row ordering, building elements). No dependencies.
+ *
+ *   const live = new Backglass.Live("epc2009", {
+ *     onchange(names, rowKeys, before, info) { ... },  // names: changed view names (array);
+ *                                                     // rowKeys: {view: [changed row keys]}
+ *     onstatus(connected, lastMessageAge) { ... },     // every second and on every change
+ *   });
+ *   live.start();  live.views["standings"] ...  live.version
+ *
+ * The client reconnects by itself (0.5 s doubling to 5 s) after any close or 15 s of silence and
+ * resumes with ?since=<version>; a page never needs reloading.
+ */
+(function (global) {
+  "use strict";
+
+  const SILENCE_MS = 15000;
+  const FIRST_DELAY_MS = 500;
+  const MAX_DELAY_MS = 5000;
+
+  function isObject(value) {
+    return value !== null && typeof value === "object" && !Array.isArray(value);
+  }
+
+  /* RFC 7386 merge patch. Returns a new value and never mutates ``target``: untouched branches are
+   * shared, so the documents a page saw before a change stay intact for comparison. */
+  function mergePatch(target, patch) {
+    if (!isObject(patch)) return patch;
+    const out = isObject(target) ? Object.assign({}, target) : {};
+    for (const key of Object.keys(patch)) {
+      if (patch[key] === null) delete out[key];
+      else out[key] = mergePatch(out[key], patch[key]);
+    }
+    return out;
+  }
+
+  function rowsOf(doc) {
+    if (!isObject(doc)) return {};
+    return isObject(doc.rows) ? doc.rows : doc;
+  }
+
+  /* Keys of the rows (``doc.rows``, or the top-level keys of a document without rows) that differ. */
+  function changedKeys(before, after) {
+    const a = rowsOf(before);
+    const b = rowsOf(after);
+    const keys = [];
+    for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
+      if (a[key] !== b[key] && JSON.stringify(a[key]) !== JSON.stringify(b[key])) keys.push(key);
+    }
+    return keys;
+  }
+
+  class Live {
+    constructor(tournament, handlers) {
+      handlers = handlers || {};
+      this.tournament = tournament;
+      this.onchange = handlers.onchange || function () {};
+      this.onstatus = handlers.onstatus || function () {};
+      this.onerror = handlers.onerror || function () {};
+      this.views = {};
+      this.version = null; // null until the first snapshot
+      this.connected = false;
+      this.lastMessageAt = null; // Date.now() of the last message of any kind
+      this.ws = null;
+      this.socketSince = 0; // when the current socket was opened or last heard from
+      this.attempt = 0;
+      this.retryTimer = null;
+      this.statusTimer = null;
+      this.behindPings = 0;
+      this.connections = 0;
+    }
+
+    start() {
+      if (this.statusTimer === null) {
+        this.statusTimer = setInterval(() => this.tick(), 1000);
+      }
+      this.connect();
+      return this;
+    }
+
+    url() {
+      const scheme = global.location.protocol === "https:" ? "wss:" : "ws:";
+      const path = "/ws/" + encodeURIComponent(this.tournament);
+      const since = this.version === null ? "" : "?since=" + this.version;
+      return scheme + "//" + global.location.host + path + since;
+    }
+
+    connect() {
+      clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+      const ws = new WebSocket(this.url());
+      this.ws = ws;
+      this.socketSince = Date.now();
+      this.connections += 1;
+      ws.onmessage = (event) => {
+        if (this.ws === ws) this.receive(event.data);
+      };
+      ws.onclose = () => {
+        if (this.ws === ws) this.reconnect(false);
+      };
+    }
+
+    /* Drop the socket and connect again: at once after a version gap (``soon``), else with backoff. */
+    reconnect(soon) {
+      const ws = this.ws;
+      this.ws = null;
+      if (ws !== null) {
+        ws.onmessage = ws.onclose = null;
+        try {
+          ws.close();
+        } catch (_) {
+          /* already closed */
+        }
+      }
+      this.setConnected(false);
+      clearTimeout(this.retryTimer);
+      const delay = soon && this.attempt === 0 ? 0 : Math.min(FIRST_DELAY_MS * 2 ** this.attempt, MAX_DELAY_MS);
+      this.attempt += 1;
+      this.retryTimer = setTimeout(() => this.connect(), delay);
+    }
+
+    receive(text) {
+      let message;
+      try {
+        message = JSON.parse(text);
+      } catch (_) {
+        return;
+      }
+      if (message.type === "error") {
+        this.onerror(message.message);
+        return; // the server closes next; backoff is not reset
+      }
+      this.lastMessageAt = this.socketSince = Date.now();
+      if (message.type === "snapshot") {
+        this.attempt = 0;
+        this.applySnapshot(message);
+      } else if (message.type === "patch") {
+        if (this.version === null || message.base !== this.version) {
+          this.reconnect(true); // a gap: resume from our version
+          return;
+        }
+        this.attempt = 0;
+        this.applyPatch(message);
+      } else if (message.type === "ping") {
+        if (this.version === null) return;
+        this.attempt = 0;
+        this.checkPing(message);
+      }
+      this.setConnected(this.version !== null && this.ws !== null);
+    }
+
+    applySnapshot(message) {
+      const before = this.views;
+      const first = this.version === null;
+      this.views = message.views || {};
+      this.version = message.version;
+      const names = [...new Set([...Object.keys(before), ...Object.keys(this.views)])].filter(
+        (name) => first || JSON.stringify(before[name]) !== JSON.stringify(this.views[name])
+      );
+      const rowKeys = {};
+      if (!first) {
+        for (const name of names) rowKeys[name] = changedKeys(before[name], this.views[name]);
+      }
+      this.emit(names, rowKeys, before, { snapshot: true, first: first });
+    }
+
+    applyPatch(message) {
+      const before = this.views;
+      const views = Object.assign({}, before);
+      const names = [];
+      for (const [name, doc] of Object.entries(message.views || {})) {
+        views[name] = doc;
+        names.push(name);
+      }
+      for (const [name, patch] of Object.entries(message.patches || {})) {
+        if (patch === null) delete views[name];
+        else views[name] = mergePatch(views[name] === undefined ? {} : views[name], patch);
+        names.push(name);
+      }
+      this.views = views;
+      this.version = message.version;
+      const rowKeys = {};
+      for (const name of names) rowKeys[name] = changedKeys(before[name], views[name]);
+      this.emit(names, rowKeys, before, { snapshot: false, first: false });
+    }
+
+    /* A ping says the server's version. Patches are queued before the ping that follows them, so
+     * being behind on two pings running means a message was lost: resume from our version. */
+    checkPing(message) {
+      if (typeof message.version !== "number" || message.version === this.version) {
+        this.behindPings = 0;
+        return;
+      }
+      this.behindPings += 1;
+      if (this.behindPings >= 2) {
+        this.behindPings = 0;
+        this.reconnect(true);
+      }
+    }
+
+    emit(names, rowKeys, before, info) {
+      this.behindPings = 0;
+      try {
+        this.onchange(names, rowKeys, before, info);
+      } catch (error) {
+        console.error("backglass: onchange failed", error);
+      }
+    }
+
+    tick() {
+      if (this.ws !== null && Date.now() - this.socketSince > SILENCE_MS) {
+        this.reconnect(false); // silent for 15 s: the link is dead even if no close came
+      }
+      this.reportStatus();
+    }
+
+    setConnected(connected) {
+      if (connected !== this.connected) {
+        this.connected = connected;
+        this.reportStatus();
+      }
+    }
+
+    /* Seconds since the last message (null before the first). */
+    age() {
+      return this.lastMessageAt === null ? null : (Date.now() - this.lastMessageAt) / 1000;
+    }
+
+    reportStatus() {
+      try {
+        this.onstatus(this.connected, this.age());
+      } catch (error) {
+        console.error("backglass: onstatus failed", error);
+      }
+    }
+  }
+
+  /* ---- helpers shared by the pages ---- */
+
+  /* 12345670 -> "12,345,670"; exact for every score up to 2^53-1. */
+  function score(value) {
+    if (value === undefined || value === null || value === "") return "";
+    const digits = String(value);
+    return /^\d+$/.test(digits) ? digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",") : digits;
+  }
+
+  /* Points as published: whole numbers plain, shared points with up to 2 decimals. */
+  function points(value) {
+    if (value === undefined || value === null) return "";
+    return Number.isInteger(value) ? String(value) : String(Math.round(value * 100) / 100);
+  }
+
+  function byNumber(a, b) {
+    const na = Number(a);
+    const nb = Number(b);
+    if (Number.isFinite(na) && Number.isFinite(nb) && na !== nb) return na - nb;
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+
+  function hasPlace(row) {
+    return typeof row.place === "number";
+  }
+
+  /* A machine's rows, best first: ranked rows by place, then rows without a place (UKPL guests)
+   * by score. Each item is [player, row]. */
+  function machineRows(doc) {
+    const rows = Object.entries((doc && doc.rows) || {});
+    return rows.sort(([pa, a], [pb, b]) => {
+      if (hasPlace(a) !== hasPlace(b)) return hasPlace(a) ? -1 : 1;
+      if (hasPlace(a) && a.place !== b.place) return a.place - b.place;
+      if ((b.score || 0) !== (a.score || 0)) return (b.score || 0) - (a.score || 0);
+      return byNumber(pa, pb);
+    });
+  }
+
+  /* Standings rows, best first: by place, then unranked rows by total, then by player number. */
+  function standingRows(doc) {
+    const rows = Object.entries((doc && doc.rows) || {});
+    return rows.sort(([pa, a], [pb, b]) => {
+      if (hasPlace(a) !== hasPlace(b)) return hasPlace(a) ? -1 : 1;
+      if (hasPlace(a) && a.place !== b.place) return a.place - b.place;
+      if ((b.total || 0) !== (a.total || 0)) return (b.total || 0) - (a.total || 0);
+      return byNumber(pa, pb);
+    });
+  }
+
+  /* "3" or "3=" when another row shares the place. */
+  function placeLabels(sortedRows) {
+    const counts = new Map();
+    for (const [, row] of sortedRows) {
+      if (hasPlace(row)) counts.set(row.place, (counts.get(row.place) || 0) + 1);
+    }
+    return (row) => (hasPlace(row) ? row.place + (counts.get(row.place) > 1 ? "=" : "") : "");
+  }
+
+  function machineList(views) {
+    return Object.entries(views.machines || {}).sort(
+      ([ia, a], [ib, b]) => (a.order || 0) - (b.order || 0) || byNumber(ia, ib)
+    );
+  }
+
+  function player(views, number) {
+    const found = (views.players || {})[number];
+    return found || { name: "Player " + number, guest: false };
+  }
+
+  /* el("div", {class: "row", dataset: {key: 1}}, "text", child, ...) */
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else if (key === "style") node.style.cssText = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === undefined || child === null || child === false) continue;
+      node.append(child instanceof Node ? child : String(child));
+    }
+    return node;
+  }
+
+  /* The status corner: "live", "connecting…", or "offline — data 42 s old". */
+  function showStatus(node, connected, age) {
+    if (!node) return;
+    let state;
+    let text;
+    if (connected) {
+      state = "live";
+      text = "live";
+    } else if (age === null) {
+      state = "connecting";
+      text = "connecting…";
+    } else {
+      state = "offline";
+      text = "offline — data " + Math.floor(age) + " s old";
+    }
+    node.dataset.state = state;
+    const label = node.querySelector(".status-text");
+    if (label && label.textContent !== text) label.textContent = text;
+  }
+
+  function pageConfig() {
+    const node = document.getElementById("page-config");
+    return node ? JSON.parse(node.textContent) : {};
+  }
+
+  global.Backglass = {
+    Live: Live,
+    mergePatch: mergePatch,
+    changedKeys: changedKeys,
+    fmt: { score: score, points: points },
+    machineRows: machineRows,
+    standingRows: standingRows,
+    placeLabels: placeLabels,
+    machineList: machineList,
+    player: player,
+    byNumber: byNumber,
+    el: el,
+    showStatus: showStatus,
+    pageConfig: pageConfig,
+  };
+})(window);

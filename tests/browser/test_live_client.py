@@ -1,0 +1,171 @@
+"""static/live.js, the protocol client, in Chromium against a scripted fake WebSocket and a fake
+clock: merge patches (RFC 7386), version gaps, snapshots after a wiped server, silence and backoff.
+The real-server paths are covered by the page tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Page
+
+from tests.browser.conftest import NewPage
+
+pytestmark = pytest.mark.browser
+
+LIVE_JS = Path(__file__).resolve().parents[2] / "static" / "live.js"
+
+FAKE = """
+window.sockets = [];
+window.changes = [];
+window.statuses = [];
+window.WebSocket = class {
+  constructor(url) { this.url = url; this.closed = false; sockets.push(this); }
+  close() { this.closed = true; }
+  send() {}
+};
+window.deliver = (message) => sockets[sockets.length - 1].onmessage({data: JSON.stringify(message)});
+window.drop = () => sockets[sockets.length - 1].onclose({code: 1006});
+window.live = new Backglass.Live("t1", {
+  onchange: (names, rowKeys, before, info) => changes.push({names: names.slice().sort(), rowKeys, info}),
+  onstatus: (connected, age) => statuses.push([connected, age]),
+}).start();
+"""
+
+# RFC 7386, Appendix A
+RFC_7386_EXAMPLES: list[tuple[Any, Any, Any]] = [
+    ({"a": "b"}, {"a": "c"}, {"a": "c"}),
+    ({"a": "b"}, {"b": "c"}, {"a": "b", "b": "c"}),
+    ({"a": "b"}, {"a": None}, {}),
+    ({"a": "b", "b": "c"}, {"a": None}, {"b": "c"}),
+    ({"a": ["b"]}, {"a": "c"}, {"a": "c"}),
+    ({"a": "c"}, {"a": ["b"]}, {"a": ["b"]}),
+    ({"a": {"b": "c"}}, {"a": {"b": "d", "c": None}}, {"a": {"b": "d"}}),
+    ({"a": [{"b": "c"}]}, {"a": [1]}, {"a": [1]}),
+    (["a", "b"], ["c", "d"], ["c", "d"]),
+    ({"a": "b"}, ["c"], ["c"]),
+    ({"a": "foo"}, None, None),
+    ({"a": "foo"}, "bar", "bar"),
+    ({"e": None}, {"a": 1}, {"e": None, "a": 1}),
+    ([1, 2], {"a": "b", "c": None}, {"a": "b"}),
+    ({}, {"a": {"bb": {"ccc": None}}}, {"a": {"bb": {}}}),
+]
+
+
+async def client_page(new_page: NewPage) -> Page:
+    page = await new_page()
+    await page.clock.install(time=1_000_000)
+    await page.clock.pause_at(1_001_000)  # time moves only when a test says so
+    await page.set_content("<!doctype html><title>live.js</title>")
+    await page.add_script_tag(path=str(LIVE_JS))
+    await page.add_script_tag(content=FAKE)
+    return page
+
+
+async def deliver(page: Page, message: dict[str, Any]) -> None:
+    await page.evaluate(f"deliver({json.dumps(message)})")
+
+
+async def sockets(page: Page) -> list[dict[str, Any]]:
+    return await page.evaluate("sockets.map(s => ({url: s.url, closed: s.closed}))")  # type: ignore[no-any-return]
+
+
+async def test_merge_patch_follows_rfc_7386(new_page: NewPage) -> None:
+    page = await client_page(new_page)
+    for target, patch, result in RFC_7386_EXAMPLES:
+        got = await page.evaluate("([t, p]) => Backglass.mergePatch(t, p)", [target, patch])
+        assert got == result, (target, patch)
+    unchanged = await page.evaluate(
+        """() => { const t = {a: {b: 1}, c: {d: 2}}; const r = Backglass.mergePatch(t, {a: {b: 3}});
+                   return [t.a.b, r.a.b, r.c === t.c]; }"""
+    )
+    assert unchanged == [1, 3, True]  # the target is not mutated; untouched branches are shared
+
+
+async def test_snapshot_patches_gaps_and_a_wiped_server(new_page: NewPage) -> None:
+    page = await client_page(new_page)
+    assert [s["url"] for s in await sockets(page)] == ["ws:///ws/t1"]
+    rows = {"1": {"place": 1, "total": 100}}
+    await deliver(
+        page,
+        {"type": "snapshot", "version": 5, "views": {"standings": {"rows": rows}, "machine/1": {}}},
+    )
+    assert await page.evaluate("[live.version, live.connected]") == [5, True]
+    await deliver(
+        page,
+        {
+            "type": "patch",
+            "base": 5,
+            "version": 6,
+            "patches": {"standings": {"rows": {"2": {"place": 2, "total": 90}}}, "machine/1": None},
+            "views": {"players": {"1": {"name": "Ann"}}},
+        },
+    )
+    views = await page.evaluate("live.views")
+    assert views == {
+        "standings": {"rows": {**rows, "2": {"place": 2, "total": 90}}},
+        "players": {"1": {"name": "Ann"}},
+    }
+    changes = await page.evaluate("changes")
+    assert changes[0]["info"]["first"] is True
+    assert changes[1]["names"] == ["machine/1", "players", "standings"]
+    assert changes[1]["rowKeys"]["standings"] == ["2"]
+
+    # a gap: reconnect at once, resuming from our version; the stale patch is not applied
+    await deliver(
+        page, {"type": "patch", "base": 9, "version": 10, "patches": {"x": {}}, "views": {}}
+    )
+    assert (await sockets(page))[0]["closed"] is True
+    await page.clock.run_for(10)
+    assert (await sockets(page))[-1]["url"] == "ws:///ws/t1?since=6"
+    assert await page.evaluate("[live.version, 'x' in live.views]") == [6, False]
+
+    # the server came back with a wiped Redis: its snapshot replaces our state, never merges
+    await deliver(page, {"type": "snapshot", "version": 2, "views": {"standings": {"rows": {}}}})
+    assert await page.evaluate("[live.version, live.views]") == [2, {"standings": {"rows": {}}}]
+    last = (await page.evaluate("changes"))[-1]
+    assert last["info"]["snapshot"] is True and last["rowKeys"]["standings"] == ["1", "2"]
+
+
+async def test_silence_and_closes_reconnect_with_backoff(new_page: NewPage) -> None:
+    page = await client_page(new_page)
+    await deliver(page, {"type": "snapshot", "version": 1, "views": {}})
+    for _ in range(6):  # pings keep a quiet link alive
+        await page.clock.run_for(5_000)
+        await deliver(page, {"type": "ping", "version": 1, "time": 0})
+    assert len(await sockets(page)) == 1
+    await page.clock.run_for(15_000)  # 15 s with nothing at all
+    assert len(await sockets(page)) == 1
+    await page.clock.run_for(1_000)
+    assert (await sockets(page))[0]["closed"] is True
+    connected, age = (await page.evaluate("statuses"))[-1]
+    assert connected is False and age >= 15
+    for delay in (500, 1_000, 2_000, 4_000, 5_000, 5_000):
+        count = len(await sockets(page))
+        await page.clock.run_for(delay - 20)
+        assert len(await sockets(page)) == count, delay
+        await page.clock.run_for(40)
+        assert len(await sockets(page)) == count + 1, delay
+        assert (await sockets(page))[-1]["url"].endswith("?since=1")
+        await page.evaluate("drop()")
+    count = len(await sockets(page))
+    await page.clock.run_for(5_000)  # capped at 5 s
+    assert len(await sockets(page)) == count + 1
+    await deliver(page, {"type": "ping", "version": 1, "time": 0})  # resumed: backoff starts over
+    assert await page.evaluate("live.connected") is True
+    await page.evaluate("drop()")
+    count = len(await sockets(page))
+    await page.clock.run_for(520)
+    assert len(await sockets(page)) == count + 1
+
+
+async def test_a_client_behind_on_two_pings_resumes(new_page: NewPage) -> None:
+    page = await client_page(new_page)
+    await deliver(page, {"type": "snapshot", "version": 3, "views": {}})
+    await deliver(page, {"type": "ping", "version": 4, "time": 0})
+    assert len(await sockets(page)) == 1  # a patch may be on its way
+    await deliver(page, {"type": "ping", "version": 4, "time": 0})
+    await page.clock.run_for(10)
+    assert [s["url"] for s in await sockets(page)][-1] == "ws:///ws/t1?since=3"
