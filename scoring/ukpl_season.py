@@ -103,7 +103,7 @@ class MeetResult:
 
 @dataclass(frozen=True, slots=True)
 class Meet:
-    """One league meeting's results; ``id`` is unique in the season (e.g. "609" or "3")."""
+    """One league meeting's results (UKPL 1B, 3A); ``id`` is unique in the season (e.g. "609")."""
 
     id: str
     results: tuple[MeetResult, ...] = ()
