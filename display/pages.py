@@ -1,0 +1,131 @@
+"""HTML pages: the hall display, the steward page, the players' page, an index.
+
+The pages are thin: each renders a template with a small JSON config and loads ``live.js`` (the
+protocol client of docs/protocol.md) plus one script of its own, which draw everything from the
+live views. Static URLs carry a hash of the file's contents (``static_url``) so a kiosk that
+reloads always gets the code the server has, never a stale cached copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+from starlette.templating import Jinja2Templates
+
+from display.services import Services
+
+ROOT = Path(__file__).resolve().parent.parent
+STATIC = ROOT / "static"
+DISPLAY_VIEWS = ("machines", "standings", "queue")
+
+_hashes: dict[str, tuple[int, int, str]] = {}
+
+
+def static_url(name: str) -> str:
+    """``/static/<name>?v=<12 hex digits of the SHA-256 of its contents>``; recomputed when the
+    file changes (by mtime and size), so editing a file needs no restart."""
+    path = (STATIC / name).resolve()
+    if not path.is_relative_to(STATIC) or not path.is_file():
+        raise FileNotFoundError(f"no static file {name}")
+    stat = path.stat()
+    cached = _hashes.get(name)
+    if cached is None or cached[:2] != (stat.st_mtime_ns, stat.st_size):
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+        cached = _hashes[name] = (stat.st_mtime_ns, stat.st_size, digest)
+    return f"/static/{name}?v={cached[2]}"
+
+
+templates = Jinja2Templates(directory=ROOT / "templates")
+templates.env.globals["static_url"] = static_url
+
+
+def services(request: Request) -> Services:
+    svc: Services = request.app.state.services
+    return svc
+
+
+def render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+    return templates.TemplateResponse(request, name, context, status_code=status)
+
+
+def tournament_or_none(request: Request) -> dict[str, Any] | None:
+    """The summary of the path's tournament, or None if this server does not know it."""
+    tid = request.path_params["tournament"]
+    live = services(request).replica.tournaments.get(tid)
+    if live is None or live.state is None:
+        return None
+    return services(request).summary(tid)
+
+
+def not_found(request: Request) -> Response:
+    tid = request.path_params["tournament"]
+    return render(request, "not_found.html", status=404, tid=tid)
+
+
+def number(raw: str | None, default: float, low: float, high: float) -> float:
+    """A query parameter as a number clamped to [low, high]; the default when absent or invalid."""
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        return default
+    return min(max(value, low), high) if value == value else default
+
+
+def listed(raw: str | None) -> list[str]:
+    return [part.strip() for part in (raw or "").split(",") if part.strip()]
+
+
+async def index(request: Request) -> Response:
+    svc = services(request)
+    found = [svc.summary(tid) for tid, live in svc.replica.tournaments.items() if live.state]
+    return render(request, "index.html", tournaments=sorted(found, key=lambda t: t["id"]))
+
+
+async def display(request: Request) -> Response:
+    """The hall display. ``views``: which rotate, in order (machines, standings, queue);
+    ``seconds``: per page; ``rows``: rows per column (default: as many as fit);
+    ``machines``: only these machine ids (a display per bank of machines)."""
+    tournament = tournament_or_none(request)
+    if tournament is None:
+        return not_found(request)
+    query = request.query_params
+    chosen = [v for v in listed(query.get("views")) if v in DISPLAY_VIEWS] or list(DISPLAY_VIEWS)
+    rows = number(query.get("rows"), 0, 0, 200)
+    config = {
+        "tournament": tournament["id"],
+        "views": list(dict.fromkeys(chosen)),
+        "seconds": number(query.get("seconds"), 12, 2, 3600),
+        "rows": int(rows) or None,
+        "machines": listed(query.get("machines")) or None,
+    }
+    return render(request, "display.html", tournament=tournament, config=config)
+
+
+async def steward(request: Request) -> Response:
+    tournament = tournament_or_none(request)
+    if tournament is None:
+        return not_found(request)
+    config = {"tournament": tournament["id"]}
+    return render(request, "steward.html", tournament=tournament, config=config)
+
+
+async def standings(request: Request) -> Response:
+    """The players' page; ``player``: open that player's line."""
+    tournament = tournament_or_none(request)
+    if tournament is None:
+        return not_found(request)
+    config = {"tournament": tournament["id"], "player": request.query_params.get("player")}
+    return render(request, "standings.html", tournament=tournament, config=config)
+
+
+routes = [
+    Route("/", index, methods=["GET"]),
+    Route("/t/{tournament}/display", display, methods=["GET"]),
+    Route("/t/{tournament}/steward", steward, methods=["GET"]),
+    Route("/t/{tournament}/standings", standings, methods=["GET"]),
+]

@@ -1,0 +1,602 @@
+/* The hall display: rotates through machine tables, standings and a machines-now view, paged to
+ * fit the screen. URL: /t/{tid}/display?views=machines,standings,queue&seconds=12&rows=N&machines=1,2
+ *
+ * Pages are laid out in columns measured from the screen itself (so 1920×1080 and 1280×720 give
+ * the same picture, only scaled). A row that changed is highlighted for FLASH_MS once it is on
+ * screen: a change on a page not showing is highlighted when that page comes round.
+ */
+(function () {
+  "use strict";
+  const B = window.Backglass;
+  const el = B.el;
+  const config = B.pageConfig();
+
+  const FLASH_MS = 3000;
+  const FLASH_WINDOW_MS = 5 * 60 * 1000; // forget a change never shown after this long
+  const COLUMN_EM = { machines: 20, standings: 28, queue: 15 };
+  const TITLES = { machines: "Machines", standings: "Standings", queue: "Machines now" };
+
+  const stage = document.getElementById("stage");
+  const viewTitle = document.getElementById("view-title");
+  const pageNumber = document.getElementById("page-number");
+  const progress = document.getElementById("progress-bar");
+  const statusNode = document.getElementById("status");
+
+  const state = {
+    pages: [],
+    index: 0,
+    timer: null,
+    recent: new Map(), // row key -> {at, shown}: changes to highlight
+    unflash: null,
+    flashEnds: Infinity,
+    measuring: false,
+  };
+  let live = null;
+
+  /* ---------- what to show ---------- */
+
+  function views() {
+    return live ? live.views : {};
+  }
+
+  function format() {
+    return (views().tournament || {}).format || "";
+  }
+
+  function settings() {
+    return (views().tournament || {}).settings || {};
+  }
+
+  function machines() {
+    const wanted = config.machines ? new Set(config.machines) : null;
+    return B.machineList(views()).filter(([id]) => wanted === null || wanted.has(id));
+  }
+
+  function hasLeague(rows) {
+    return format().startsWith("ukpl") || rows.some(([, row]) => "league_points" in row);
+  }
+
+  /* ---------- highlights ---------- */
+
+  function noteChange(key) {
+    state.recent.set(key, { at: Date.now(), shown: null });
+  }
+
+  /* The class and style that make a row flash, or nothing. Starts the clock the first time the
+   * row is drawn, and keeps the animation's phase across redraws. */
+  function flash(key) {
+    const entry = state.recent.get(key);
+    if (!entry || state.measuring) return {};
+    const now = Date.now();
+    if (entry.shown === null) entry.shown = now;
+    const elapsed = now - entry.shown;
+    if (elapsed >= FLASH_MS) {
+      state.recent.delete(key);
+      return {};
+    }
+    state.flashEnds = Math.min(state.flashEnds, entry.shown + FLASH_MS);
+    return { flash: true, style: "animation-delay: -" + elapsed + "ms" };
+  }
+
+  function forgetOld() {
+    const now = Date.now();
+    for (const [key, entry] of state.recent) {
+      if (entry.shown === null ? now - entry.at > FLASH_WINDOW_MS : now - entry.shown > FLASH_MS) {
+        state.recent.delete(key);
+      }
+    }
+  }
+
+  function noteChanges(names, rowKeys, before) {
+    const now = views();
+    for (const name of names) {
+      const keys = rowKeys[name] || [];
+      if (name.startsWith("machine/")) {
+        const id = name.slice("machine/".length);
+        const old = (before[name] || {}).rows || {};
+        const rows = (now[name] || {}).rows || {};
+        for (const key of keys) {
+          if (rows[key] && (!old[key] || old[key].score !== rows[key].score)) {
+            noteChange("m:" + id + ":" + key);
+          }
+        }
+        const latestBefore = JSON.stringify((before[name] || {}).latest);
+        if (latestBefore !== JSON.stringify((now[name] || {}).latest)) noteChange("q:" + id);
+      } else if (name === "standings") {
+        const old = (before[name] || {}).rows || {};
+        const rows = (now[name] || {}).rows || {};
+        for (const key of keys) {
+          const a = old[key];
+          const b = rows[key];
+          // the player who scored: played more, or a better total (a joker game)
+          if (b && (!a || a.played !== b.played || (b.total || 0) > (a.total || 0))) {
+            noteChange("s:" + key);
+          }
+        }
+      }
+    }
+  }
+
+  /* ---------- measuring and paging ---------- */
+
+  function columnsFor(view) {
+    const font = parseFloat(getComputedStyle(stage).fontSize) || 16;
+    const gap = font * 0.9;
+    return Math.max(1, Math.floor((stage.clientWidth + gap) / (COLUMN_EM[view] * font + gap)));
+  }
+
+  function probe(build) {
+    state.measuring = true;
+    try {
+      return mount(build());
+    } finally {
+      state.measuring = false;
+    }
+  }
+
+  function mount(node) {
+    const box = el("div", { class: "probe", "aria-hidden": "true" }, node);
+    stage.append(box);
+    return box;
+  }
+
+  function measureCards() {
+    const holder = probe(() =>
+      el("div", { class: "column" }, cardNode("", {}, [], 0, 1), cardNode("", {}, [], 0, 3))
+    );
+    const [one, three] = holder.querySelectorAll(".card");
+    const rowH = (three.offsetHeight - one.offsetHeight) / 2;
+    const m = {
+      rowH: rowH,
+      baseH: one.offsetHeight - rowH,
+      gap: three.offsetTop - (one.offsetTop + one.offsetHeight),
+      height: stage.clientHeight,
+    };
+    holder.remove();
+    return m;
+  }
+
+  function measureList(header) {
+    const holder = probe(() =>
+      el(
+        "div",
+        { class: "column list" },
+        header(),
+        el("div", { class: "list-row" }, "x"),
+        el("div", { class: "list-row" }, "x"),
+        el("div", { class: "divider" }, "x")
+      )
+    );
+    const rows = holder.querySelectorAll(".list-row");
+    const divider = holder.querySelector(".divider");
+    const m = {
+      baseH: rows[0].offsetTop - holder.firstChild.offsetTop,
+      rowH: rows[1].offsetTop - rows[0].offsetTop,
+      dividerH: divider.offsetHeight + (divider.offsetTop - (rows[1].offsetTop + rows[1].offsetHeight)),
+      height: stage.clientHeight,
+    };
+    holder.remove();
+    return m;
+  }
+
+  /* Machines into columns: a card that fits stays whole (moving to the next column if need be);
+   * one longer than a column is split into parts. */
+  function packMachines() {
+    const list = machines();
+    if (list.length === 0) return [];
+    const m = measureCards();
+    const columns = columnsFor("machines");
+    const maxRows = config.rows || Infinity;
+    const fullRows = Math.max(1, Math.min(maxRows, Math.floor((m.height - m.baseH) / m.rowH)));
+    const pages = [];
+    let page = [[]];
+    let used = 0;
+    let usedRows = 0;
+    const nextColumn = () => {
+      if (page.length === columns) {
+        pages.push(page);
+        page = [[]];
+      } else {
+        page.push([]);
+      }
+      used = 0;
+      usedRows = 0;
+    };
+    const room = () => {
+      const px = m.height - used - (used ? m.gap : 0) - m.baseH;
+      return Math.min(Math.floor(px / m.rowH + 0.01), maxRows - usedRows);
+    };
+    for (const [id] of list) {
+      const total = B.machineRows(views()["machine/" + id]).length;
+      let from = 0;
+      for (;;) {
+        const need = Math.max(total - from, 1);
+        const fit = room();
+        const place = (to) => {
+          page[page.length - 1].push({ id: id, from: from, to: to, total: total });
+          used += (used ? m.gap : 0) + m.baseH + Math.max(to - from, 1) * m.rowH;
+          usedRows += Math.max(to - from, 1);
+        };
+        if (fit >= need) {
+          place(total);
+          break;
+        }
+        if (used === 0 || (need > fullRows && fit >= 3)) {
+          const n = Math.max(fit, 1);
+          place(from + n);
+          from += n;
+        }
+        nextColumn();
+      }
+    }
+    if (page.some((column) => column.length)) pages.push(page);
+    return pages.map((columns_, n) => ({
+      view: "machines",
+      key: "machines:" + n,
+      columns: columns_.filter((c) => c.length),
+      count: columns,
+    }));
+  }
+
+  /* A list (standings, machines now) into columns of rows; a divider never ends a column. */
+  function packList(view, items, header) {
+    if (items.length === 0) return [];
+    const m = measureList(header);
+    const columns = columnsFor(view);
+    const maxRows = config.rows || Infinity;
+    const pages = [];
+    let page = [[]];
+    let used = 0;
+    let rows = 0;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      const height = item.divider ? m.dividerH : m.rowH;
+      const nextIsRow = item.divider && i + 1 < items.length;
+      const needed = height + (nextIsRow ? m.rowH : 0);
+      const full = m.baseH + used + needed > m.height + 0.5 || (!item.divider && rows >= maxRows);
+      if (full && used > 0) {
+        if (page.length === columns) {
+          pages.push(page);
+          page = [[]];
+        } else {
+          page.push([]);
+        }
+        used = 0;
+        rows = 0;
+      }
+      page[page.length - 1].push(item);
+      used += height;
+      if (!item.divider) rows += 1;
+    }
+    pages.push(page);
+    return pages.map((columns_, n) => ({ view: view, key: view + ":" + n, columns: columns_, count: columns }));
+  }
+
+  function standingItems() {
+    const doc = views().standings;
+    const rows = B.standingRows(doc);
+    const label = B.placeLabels(rows);
+    const cut = (views().tournament || {}).cut;
+    const items = [];
+    let band;
+    for (const [number, row] of rows) {
+      const rowBand = row.band || null;
+      if (cut && rowBand !== band && rowBand) {
+        items.push({ divider: true, band: rowBand, text: bandLabel(rowBand, cut) });
+      }
+      band = rowBand;
+      items.push({ number: number, row: row, place: label(row) });
+    }
+    return items;
+  }
+
+  function bandLabel(band, cut) {
+    if (band === "qualified") return "Qualify · places 1–" + cut.qualify;
+    if (band === "standby") {
+      return "Standby · places " + (cut.qualify + 1) + "–" + (cut.qualify + cut.standby);
+    }
+    return "Below the cut";
+  }
+
+  function buildPages() {
+    const pages = [];
+    for (const view of config.views) {
+      if (view === "machines") pages.push(...packMachines());
+      if (view === "standings") pages.push(...packList("standings", standingItems(), standingsHeader));
+      if (view === "queue") pages.push(...packTiles());
+    }
+    return pages;
+  }
+
+  /* ---------- drawing ---------- */
+
+  function playerCell(number, extraClass) {
+    const who = B.player(views(), number);
+    return el(
+      "span",
+      { class: "who" + (extraClass ? " " + extraClass : "") },
+      el("span", { class: "name" }, who.name),
+      el("span", { class: "number" }, number),
+      who.guest ? el("span", { class: "tag" }, "guest") : null
+    );
+  }
+
+  function cardNode(id, machine, rows, from, to, total) {
+    const parts = total > to - from && total > 0;
+    const body = [];
+    const label = B.placeLabels(rows);
+    for (let i = from; i < to; i++) {
+      const entry = rows[i];
+      if (!entry) {
+        body.push(el("div", { class: "row empty" }, el("span", { class: "none" }, "No scores yet")));
+        continue;
+      }
+      const [number, row] = entry;
+      const f = flash("m:" + id + ":" + number);
+      const ranked = typeof row.place === "number";
+      body.push(
+        el(
+          "div",
+          {
+            class: "row" + (ranked ? "" : " unranked") + (f.flash ? " flash" : ""),
+            style: f.style,
+            dataset: { player: number },
+          },
+          el("span", { class: "place" }, label(row)),
+          playerCell(number),
+          el(
+            "span",
+            { class: "score" },
+            B.fmt.score(row.score),
+            row.joker ? el("span", { class: "joker", title: "joker game" }, "J") : null
+          ),
+          el(
+            "span",
+            { class: "points" },
+            B.fmt.points(row.points),
+            row.bonus ? el("span", { class: "bonus", title: "bonus point" }, "★") : null
+          )
+        )
+      );
+    }
+    const played = (views()["machine/" + id] || {}).played || 0;
+    return el(
+      "section",
+      { class: "card", dataset: { machine: id } },
+      el(
+        "header",
+        { class: "card-head" },
+        el("span", { class: "card-name" }, machine.name || ""),
+        el(
+          "span",
+          { class: "card-meta" },
+          parts ? from + 1 + "–" + Math.min(to, total) + " of " + total : played + " played"
+        )
+      ),
+      body
+    );
+  }
+
+  function renderMachines(page) {
+    return page.columns.map((column) =>
+      el(
+        "div",
+        { class: "column" },
+        column.map((part) => {
+          const machine = (views().machines || {})[part.id] || {};
+          const rows = B.machineRows(views()["machine/" + part.id]);
+          return cardNode(part.id, machine, rows, part.from, Math.max(part.to, part.from + 1), part.total);
+        })
+      )
+    );
+  }
+
+  function standingsHeader() {
+    const league = hasLeague(B.standingRows(views().standings));
+    return el(
+      "div",
+      { class: "list-head standings-row" + (league ? " league" : "") },
+      el("span", { class: "place" }, "#"),
+      el("span", { class: "who" }, "Player"),
+      el("span", { class: "played" }, league ? "" : "Games"),
+      el("span", { class: "total" }, league ? "Meet" : "Points"),
+      league ? el("span", { class: "league-points" }, "League") : null
+    );
+  }
+
+  function renderStandings(page) {
+    const rows = B.standingRows(views().standings);
+    const league = hasLeague(rows);
+    const games = settings().machines_per_player;
+    return page.columns.map((column) =>
+      el(
+        "div",
+        { class: "column list" },
+        standingsHeader(),
+        column.map((item) => {
+          if (item.divider) {
+            return el("div", { class: "divider band-" + item.band }, el("span", {}, item.text));
+          }
+          const row = item.row;
+          const f = flash("s:" + item.number);
+          const ranked = typeof row.place === "number";
+          return el(
+            "div",
+            {
+              class:
+                "list-row standings-row" +
+                (league ? " league" : "") +
+                (row.band ? " band-" + row.band : "") +
+                (ranked ? "" : " unranked") +
+                (f.flash ? " flash" : ""),
+              style: f.style,
+              dataset: { player: item.number },
+            },
+            el("span", { class: "place" }, item.place),
+            playerCell(item.number),
+            el("span", { class: "played" }, league ? "" : (row.played || 0) + (games ? "/" + games : "")),
+            el("span", { class: "total" }, B.fmt.points(row.total)),
+            league ? el("span", { class: "league-points" }, B.fmt.points(row.league_points)) : null
+          );
+        })
+      )
+    );
+  }
+
+  function tileNode(id) {
+    const doc = views()["machine/" + id] || {};
+    const latest = doc.latest;
+    const f = flash("q:" + id);
+    return el(
+      "section",
+      { class: "tile" + (f.flash ? " flash" : ""), style: f.style, dataset: { machine: id } },
+      el("div", { class: "tile-name" }, ((views().machines || {})[id] || {}).name || id),
+      latest ? playerCell(latest.player) : el("div", { class: "none" }, "No scores yet"),
+      latest ? el("div", { class: "score" }, B.fmt.score(latest.score)) : null,
+      el("div", { class: "tile-played" }, doc.played || 0, el("small", {}, "played"))
+    );
+  }
+
+  /* Machines now: tiles row by row, as many rows as fit. */
+  function packTiles() {
+    const ids = machines().map(([id]) => id);
+    if (ids.length === 0) return [];
+    const columns = columnsFor("queue");
+    const holder = probe(() => el("div", { class: "tiles" }, tileNode(ids[0]), tileNode(ids[0])));
+    holder.style.width = "15em";
+    const [a, b] = holder.querySelectorAll(".tile");
+    holder.firstChild.style.gridTemplateColumns = "1fr";
+    const tileH = a.offsetHeight;
+    const gap = b.offsetTop - (a.offsetTop + a.offsetHeight);
+    holder.remove();
+    const rows = Math.max(1, Math.floor((stage.clientHeight + gap) / (tileH + gap)));
+    const perPage = rows * columns;
+    const pages = [];
+    for (let at = 0; at < ids.length; at += perPage) {
+      pages.push({
+        view: "queue",
+        key: "queue:" + pages.length,
+        columns: [ids.slice(at, at + perPage)],
+        count: columns,
+      });
+    }
+    return pages;
+  }
+
+  function renderQueue(page) {
+    return page.columns[0].map(tileNode);
+  }
+
+  /* Draw again when the first highlight on screen is over, so none stays marked. */
+  function scheduleUnflash() {
+    clearTimeout(state.unflash);
+    if (state.flashEnds !== Infinity) {
+      state.unflash = setTimeout(render, Math.max(0, state.flashEnds - Date.now()) + 20);
+    }
+  }
+
+  function render() {
+    state.flashEnds = Infinity;
+    const page = state.pages[state.index];
+    let content;
+    if (live.version === null) {
+      content = el("div", { class: "stage-message" }, "Connecting…");
+    } else if (!page) {
+      content = el("div", { class: "stage-message" }, "Nothing to show yet");
+    } else {
+      const draw = { machines: renderMachines, standings: renderStandings, queue: renderQueue }[page.view];
+      content = el(
+        "div",
+        {
+          class: (page.view === "queue" ? "tiles" : "columns") + " view-" + page.view,
+          style: "--cols: " + page.count,
+          dataset: { page: page.key },
+        },
+        draw(page)
+      );
+    }
+    stage.replaceChildren(content);
+    shortenNames(stage);
+    scheduleUnflash();
+    stage.dataset.view = page ? page.view : "";
+    const same = page ? state.pages.filter((p) => p.view === page.view) : [];
+    viewTitle.textContent = page ? TITLES[page.view] : "";
+    pageNumber.textContent =
+      page && same.length > 1 ? same.indexOf(page) + 1 + " / " + same.length : "";
+  }
+
+  /* "Bartholomew Jansen" -> "B. Jansen" where the full name does not fit; the title keeps it. */
+  function shortenNames(root) {
+    for (const node of root.querySelectorAll(".who .name")) {
+      if (node.scrollWidth <= node.clientWidth) continue;
+      const parts = node.textContent.trim().split(/\s+/);
+      if (parts.length < 2) continue;
+      node.title = node.textContent;
+      node.textContent = parts.slice(0, -1).map((p) => p[0] + ".").join(" ") + " " + parts[parts.length - 1];
+    }
+  }
+
+  /* ---------- rotation ---------- */
+
+  function rebuild() {
+    const key = (state.pages[state.index] || {}).key;
+    state.pages = buildPages();
+    const at = state.pages.findIndex((p) => p.key === key);
+    if (at >= 0) {
+      state.index = at;
+    } else {
+      const view = key ? key.split(":")[0] : null;
+      const first = state.pages.findIndex((p) => p.view === view);
+      state.index = first >= 0 ? first : 0;
+    }
+  }
+
+  function startProgress() {
+    progress.style.transition = "none";
+    progress.style.width = "0";
+    if (state.pages.length < 2) return;
+    void progress.offsetWidth; // restart the transition
+    progress.style.transition = "width " + config.seconds + "s linear";
+    progress.style.width = "100%";
+  }
+
+  function advance() {
+    rebuild();
+    if (state.pages.length) state.index = (state.index + 1) % state.pages.length;
+    render();
+    startProgress();
+    clearTimeout(state.timer);
+    state.timer = setTimeout(advance, config.seconds * 1000);
+  }
+
+  function onchange(names, rowKeys, before, info) {
+    if (!info.first) noteChanges(names, rowKeys, before);
+    forgetOld();
+    const firstTime = state.pages.length === 0 && state.timer === null;
+    rebuild();
+    render();
+    if (firstTime) {
+      startProgress();
+      state.timer = setTimeout(advance, config.seconds * 1000);
+    }
+  }
+
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      rebuild();
+      render();
+    }, 100);
+  });
+
+  live = new B.Live(config.tournament, {
+    onchange: onchange,
+    onstatus: (connected, age) => B.showStatus(statusNode, connected, age),
+    onerror: (message) => {
+      if (live.version === null) stage.replaceChildren(el("div", { class: "stage-message" }, message));
+    },
+  });
+  window.backglassLive = live; // for tests and for a curious TD at the console
+  live.start();
+})();
