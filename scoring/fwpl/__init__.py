@@ -1,0 +1,62 @@
+"""Flip Well Pinball League (FWPL) rules as pure functions: frozen data in, frozen data out.
+
+Rule text: /work/shared/rules/fwpl-rules.txt; open questions: /work/shared/rules/AMBIGUITIES.md.
+Each choice the text leaves open is a field of ``FwplConfig`` (league nights and the season) or
+``PlayoffConfig`` (section 6), documented there with its section. Randomness (first machines,
+tie-breaker machines) comes in as a seed the caller draws and records, so a replay is identical.
+
+Modules, in the order a night runs:
+
+- ``ladder``: 4.3/3.1 the ladder (IFPA for week 1, then season points), 4.1/4.2 the groups;
+- ``flow``: 5/5.2/2.3 first machines, who picks, which machines are allowed, play order;
+- ``games``: 3.2 game points, 2.4 forfeits, 7.3 compensatory games, 8.x penalties;
+- ``night``: 3.3 match bonus points over a group's four games;
+- ``season``: the season table over the weeks, 2.4 absences, 2.5/8.5 season forfeits, the next
+  week's ladder;
+- ``playoff_cut`` and ``playoffs``: section 6, divisions, seeds, matches and brackets.
+"""
+
+from __future__ import annotations
+
+from scoring.fwpl.config import FwplConfig, PlayoffConfig
+from scoring.fwpl.errors import (
+    GroupingNotPossible,
+    MachineNotAllowed,
+    NotInGroup,
+    PlayoffNeeded,
+    SeasonForfeited,
+)
+from scoring.fwpl.games import (
+    Game,
+    GameResult,
+    GameRow,
+    GameScore,
+    Penalty,
+    bonus_points,
+    final_score,
+    finishing_order,
+    game_points,
+    place_points,
+    serious_penalty_game,
+)
+
+__all__ = [
+    "FwplConfig",
+    "Game",
+    "GameResult",
+    "GameRow",
+    "GameScore",
+    "GroupingNotPossible",
+    "MachineNotAllowed",
+    "NotInGroup",
+    "Penalty",
+    "PlayoffConfig",
+    "PlayoffNeeded",
+    "SeasonForfeited",
+    "bonus_points",
+    "final_score",
+    "finishing_order",
+    "game_points",
+    "place_points",
+    "serious_penalty_game",
+]
