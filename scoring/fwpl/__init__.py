@@ -39,6 +39,13 @@ from scoring.fwpl.games import (
     place_points,
     serious_penalty_game,
 )
+from scoring.fwpl.ladder import (
+    LeaguePlayer,
+    group_sizes,
+    initial_ladder,
+    ranked_ladder,
+    split_groups,
+)
 
 __all__ = [
     "FwplConfig",
@@ -47,6 +54,7 @@ __all__ = [
     "GameRow",
     "GameScore",
     "GroupingNotPossible",
+    "LeaguePlayer",
     "MachineNotAllowed",
     "NotInGroup",
     "Penalty",
@@ -57,6 +65,10 @@ __all__ = [
     "final_score",
     "finishing_order",
     "game_points",
+    "group_sizes",
+    "initial_ladder",
     "place_points",
+    "ranked_ladder",
     "serious_penalty_game",
+    "split_groups",
 ]
