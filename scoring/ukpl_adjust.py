@@ -177,7 +177,6 @@ class MultiplayerGame:
 
     machine: str
     scores: tuple[tuple[str, int], ...]
-    by: str = ""
 
 
 def jackpot_score(score: int, awarded: Sequence[int], agreed: int) -> int:
