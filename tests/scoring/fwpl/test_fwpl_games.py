@@ -42,7 +42,10 @@ def test_four_players_both_bonus_points_to_third_and_fourth() -> None:
 
 @pytest.mark.parametrize(
     ("top", "expected"),
-    [(300, {"a": (1, 8), "b": (2, 4), "c": (3, 1)}), (150, {"a": (1, 7), "b": (2, 4), "c": (3, 2)})],
+    [
+        (300, {"a": (1, 8), "b": (2, 4), "c": (3, 1)}),
+        (150, {"a": (1, 7), "b": (2, 4), "c": (3, 2)}),
+    ],
 )
 def test_three_players(top: int, expected: dict[str, tuple[int, int]]) -> None:
     """FWPL 3.2: three players score 7, 4, 1; the bonus point goes to the winner "if he exceeds
