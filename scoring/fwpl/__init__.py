@@ -64,6 +64,15 @@ from scoring.fwpl.night import (
     match_bonus,
     match_result,
 )
+from scoring.fwpl.season import (
+    NightPoints,
+    SeasonRow,
+    SeasonStandings,
+    Week,
+    absence_average,
+    absence_credit,
+    season_standings,
+)
 
 __all__ = [
     "FwplConfig",
@@ -78,11 +87,17 @@ __all__ = [
     "Match",
     "MatchResult",
     "MatchRow",
+    "NightPoints",
     "NotInGroup",
     "Penalty",
     "PlayoffConfig",
     "PlayoffNeeded",
     "SeasonForfeited",
+    "SeasonRow",
+    "SeasonStandings",
+    "Week",
+    "absence_average",
+    "absence_credit",
     "allowed_machines",
     "bonus_points",
     "check_pick",
@@ -101,6 +116,7 @@ __all__ = [
     "play_order",
     "random_machine",
     "ranked_ladder",
+    "season_standings",
     "serious_penalty_game",
     "split_groups",
 ]
