@@ -17,6 +17,7 @@
   const SILENCE_MS = 15000;
   const FIRST_DELAY_MS = 500;
   const MAX_DELAY_MS = 5000;
+  const PING_GRACE_MS = 7000; // pings come every 5 s
 
   function isObject(value) {
     return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -73,9 +74,23 @@
     start() {
       if (this.statusTimer === null) {
         this.statusTimer = setInterval(() => this.tick(), 1000);
+        // a phone waking up or back on the Wi-Fi need not wait out the backoff or the watchdog
+        global.addEventListener("online", () => this.wake());
+        global.document.addEventListener("visibilitychange", () => {
+          if (!global.document.hidden) this.wake();
+        });
       }
       this.connect();
       return this;
+    }
+
+    /* Reconnect now if the link is down or has missed a ping (a sleeping phone's socket is dead). */
+    wake() {
+      const quiet = Date.now() - this.socketSince > PING_GRACE_MS;
+      if (this.ws === null || quiet) {
+        this.attempt = 0;
+        this.reconnect(true);
+      }
     }
 
     url() {

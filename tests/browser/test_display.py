@@ -105,6 +105,11 @@ async def test_long_machine_tables_are_split_and_the_views_rotate(
     await expect(tile.locator(".tile-played")).to_contain_text("6")
     await expect(page.locator('.tile[data-machine="2"]')).to_contain_text("No scores yet")
 
+    only = await new_page()  # a display for one bank of machines
+    await only.goto(f"{server}/t/bd3/display?views=machines&machines=2&seconds=600")
+    await expect(only.locator(".card")).to_have_count(1)
+    await expect(only.locator('.card[data-machine="2"]')).to_contain_text("No scores yet")
+
 
 async def test_ukpl_guests_are_greyed_without_a_place(
     api: Api, server: str, new_page: NewPage

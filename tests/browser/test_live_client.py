@@ -169,3 +169,20 @@ async def test_a_client_behind_on_two_pings_resumes(new_page: NewPage) -> None:
     await deliver(page, {"type": "ping", "version": 4, "time": 0})
     await page.clock.run_for(10)
     assert [s["url"] for s in await sockets(page)][-1] == "ws:///ws/t1?since=3"
+
+
+async def test_coming_back_online_reconnects_at_once(new_page: NewPage) -> None:
+    page = await client_page(new_page)
+    await deliver(page, {"type": "snapshot", "version": 4, "views": {}})
+    await page.evaluate("drop()")
+    for _ in range(3):  # offline for a while: the backoff has grown
+        await page.clock.run_for(5_000)
+        await page.evaluate("drop()")
+    count = len(await sockets(page))
+    await page.evaluate("window.dispatchEvent(new Event('online'))")
+    await page.clock.run_for(10)
+    assert len(await sockets(page)) == count + 1
+    assert (await sockets(page))[-1]["url"].endswith("?since=4")
+    await deliver(page, {"type": "ping", "version": 4, "time": 0})
+    await page.evaluate("window.dispatchEvent(new Event('online'))")  # a live link is kept
+    assert len(await sockets(page)) == count + 1

@@ -3,6 +3,8 @@ is recorded), submit; a lost answer retried with the same Idempotency-Key record
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.async_api import Page, Request, Route, expect
 
@@ -194,3 +196,19 @@ async def test_an_entry_in_flight_survives_a_reload_and_is_recorded_once(
     await expect(page.locator("#result")).to_contain_text("Recorded")
     assert len(await score_records(api, "st4")) == 1
     assert await page.evaluate("localStorage.getItem('backglass.pending.st4')") is None
+
+
+async def test_keys_without_random_uuid_as_on_a_plain_http_lan(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    """crypto.randomUUID exists only in secure contexts; http://192.168.x.y is not one."""
+    await api.tournament("st5", EPC, players=1, machines=1)
+    pin = await steward_pin(api, "st5", "Max")
+    page = await new_page(PHONE)
+    await page.add_init_script("delete Crypto.prototype.randomUUID")
+    await sign_in(page, server, "st5", "Max", pin)
+    await enter(page, "1", "1", "10")
+    async with page.expect_request("**/api/t/st5/scores") as sent:
+        await page.click("#confirm-submit")
+    assert re.fullmatch(r"[0-9a-f]{32}", (await sent.value).headers["idempotency-key"])
+    await expect(page.locator("#result")).to_contain_text("Recorded")
