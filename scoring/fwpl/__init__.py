@@ -64,6 +64,18 @@ from scoring.fwpl.night import (
     match_bonus,
     match_result,
 )
+from scoring.fwpl.playoff_cut import Division, playoff_divisions, playoff_sizes, split_divisions
+from scoring.fwpl.playoffs import (
+    DivisionResult,
+    PlayoffMatch,
+    PlayoffMatchResult,
+    PlayoffRow,
+    division_result,
+    first_groups,
+    next_groups,
+    papa_points,
+    playoff_match,
+)
 from scoring.fwpl.season import (
     NightPoints,
     SeasonRow,
@@ -75,6 +87,8 @@ from scoring.fwpl.season import (
 )
 
 __all__ = [
+    "Division",
+    "DivisionResult",
     "FwplConfig",
     "Game",
     "GameResult",
@@ -91,7 +105,10 @@ __all__ = [
     "NotInGroup",
     "Penalty",
     "PlayoffConfig",
+    "PlayoffMatch",
+    "PlayoffMatchResult",
     "PlayoffNeeded",
+    "PlayoffRow",
     "SeasonForfeited",
     "SeasonRow",
     "SeasonStandings",
@@ -101,9 +118,11 @@ __all__ = [
     "allowed_machines",
     "bonus_points",
     "check_pick",
+    "division_result",
     "fifth_game_order",
     "final_score",
     "finishing_order",
+    "first_groups",
     "first_machines",
     "game_points",
     "group_sizes",
@@ -111,12 +130,18 @@ __all__ = [
     "match_bonus",
     "match_result",
     "may_join_late",
+    "next_groups",
     "next_picker",
+    "papa_points",
     "place_points",
     "play_order",
+    "playoff_divisions",
+    "playoff_match",
+    "playoff_sizes",
     "random_machine",
     "ranked_ladder",
     "season_standings",
     "serious_penalty_game",
+    "split_divisions",
     "split_groups",
 ]
