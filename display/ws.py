@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import orjson
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
@@ -28,7 +30,7 @@ async def live_socket(websocket: WebSocket) -> None:
         change = live.since(int(since))
         if change is not None and change.version == change.base:
             version = change.version
-            ping = {"type": "ping", "version": version}
+            ping = {"type": "ping", "version": version, "time": time.time()}
             first = Outgoing(orjson.dumps(ping).decode())
         elif change is not None:
             version = change.base
