@@ -236,8 +236,9 @@ def division_result(
     (``Division.seeds``); ``played``: the matches played so far, each found by its players.
     Returns the places decided (final 1-4 from the final; players knocked out earlier per
     ``config.lower_places``) and the groups to play next. Raises NotInGroup for a played match
-    that is not in the bracket, SettingsError (``first_groups``), and what ``playoff_match``
-    raises.
+    that is not in the bracket (known only once the bracket is complete: until then a match of
+    other players may be a later round's), SettingsError (``first_groups``), and what
+    ``playoff_match`` raises.
     """
     config = config or PlayoffConfig()
     by_group: Mapping[frozenset[str], PlayoffMatch] = {frozenset(m.group): m for m in played}
