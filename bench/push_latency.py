@@ -1077,6 +1077,13 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="log the server's garbage collections (bench.gc_serve) and the embedded "
         "Redis's latency monitor, and attribute the slowest pushes",
     )
+    p.add_argument(
+        "--wait-quiet",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="first wait up to SECONDS for other processes to leave the CPUs (nearly) idle",
+    )
     p.add_argument("--settle", type=float, default=1.0, help="seconds to let things settle")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for one push")
     p.add_argument("--seed", type=int, default=7)
@@ -1102,7 +1109,23 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     return opts
 
 
+def wait_quiet(limit: float, cores: float = 0.3) -> None:
+    """Wait up to ``limit`` seconds for the machine's CPU use (all processes; nothing of ours runs
+    yet) to stay under ``cores`` for 3 s in a row: other work on a shared machine skews every
+    figure."""
+    deadline, quiet = time.monotonic() + limit, 0
+    while time.monotonic() < deadline:
+        used = psutil.cpu_percent(interval=1.0) / 100 * (os.cpu_count() or 1)
+        quiet = quiet + 1 if used < cores else 0
+        if quiet >= 3:
+            return
+        print(f"waiting for a quiet machine: {used:.2f} cores busy", file=sys.stderr, flush=True)
+    print("the machine did not become quiet; running anyway", file=sys.stderr, flush=True)
+
+
 async def amain(opts: argparse.Namespace) -> int:
+    if opts.wait_quiet:
+        await asyncio.to_thread(wait_quiet, opts.wait_quiet)
     bench = Bench(opts)
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
