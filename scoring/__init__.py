@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from scoring.epc_classic import EPC_CLASSIC
+from scoring.epc_kids import EPC_KIDS
 from scoring.epc_qualifying import EPC_QUALIFYING, EpcConfig, EpcQualifying, cut_band
 from scoring.errors import (
     DuplicateRegistration,
@@ -52,11 +54,15 @@ from scoring.tournament import (
 from scoring.ukpl_meeting import UKPL_MEETING, UkplConfig, UkplMeeting, league_points
 
 FORMATS: Mapping[str, Format] = MappingProxyType(
-    {fmt.name: fmt for fmt in (EPC_QUALIFYING, UKPL_MEETING)}
+    {fmt.name: fmt for fmt in (EPC_QUALIFYING, UKPL_MEETING, EPC_CLASSIC, EPC_KIDS)}
 )
-"""Every format by name (read-only): ``"epc-qualifying"``, ``"ukpl-meeting"``."""
+"""Every per-machine format by name (read-only): ``"epc-qualifying"``, ``"ukpl-meeting"``,
+``"epc-classic"``, ``"epc-kids"``. Stage, team and league engines (``epc_stages``,
+``epc_country``, ``ukpl_season``, ``fwpl``) are not per-machine formats and are used directly."""
 
 __all__ = [
+    "EPC_CLASSIC",
+    "EPC_KIDS",
     "EPC_QUALIFYING",
     "FORMATS",
     "MAX_SCORE",

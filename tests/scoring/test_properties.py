@@ -44,6 +44,8 @@ SETTINGS: Mapping[str, st.SearchStrategy[dict[str, Any]]] = {
             "no_score": st.sampled_from(["unranked", "ranked"]),
         }
     ),
+    "epc-classic": st.fixed_dictionaries({"lead": st.sampled_from(["difference", "ratio"])}),
+    "epc-kids": st.fixed_dictionaries({"ties": st.sampled_from(["share", "earlier"])}),
 }
 
 
@@ -150,10 +152,17 @@ def test_ties_follow_the_declared_policy(case: Case) -> None:
     t, _ = incremental(case)
     for table in t.tables.values():
         ranked = [r for r in table.rows if r.place is not None]
+        if case.settings.get("ties") == "earlier":  # Kids: the earlier of equal scores ranks first
+            assert [r.place for r in ranked] == list(range(1, len(ranked) + 1))
+            assert [r.score for r in ranked] == sorted((r.score for r in ranked), reverse=True)
+            continue
         for row in ranked:
             better = sum(1 for r in ranked if r.score > row.score)
             size = sum(1 for r in ranked if r.score == row.score)
             assert row.place == better + 1
+            if row.points is None:  # high-score formats (Classic, Kids) rank without points
+                assert case.format in {"epc-classic", "epc-kids"}
+                continue
             want = expected_points(case, t, row.place, size, len(ranked))
             assert row.points == want + row.bonus
     standing = [r for r in t.standings.rows if r.place is not None]
