@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import records
+from display import kinds
 from display.auth import Principal
 from display.errors import ApiError
 from display.schemas import (
@@ -24,6 +24,7 @@ from display.schemas import (
     PlayerIn,
     PlayersIn,
     ScoreIn,
+    SettingsIn,
     SignIn,
     StewardIn,
     TournamentIn,
@@ -98,16 +99,16 @@ async def write(
             if create:
                 if live is not None:
                     raise ApiError(409, "duplicate", f"Tournament {tournament} already exists.")
-                records.create(new_records[0])
+                kinds.create(new_records[0])
                 version = 0
             else:
-                if live is None or live.state is None:
+                if live is None or live.kind is None:
                     raise ApiError(
                         404, "unknown_tournament", f"There is no tournament {tournament}."
                     )
                 version, state = live.version, live.state
                 for offset, record in enumerate(new_records, start=1):
-                    state, _ = records.apply(state, version + offset, record)
+                    state, _ = live.kind.apply(state, version + offset, record)
             try:
                 appended = await svc.store.append(
                     tournament, version, new_records, key, fingerprint, register=create
@@ -149,6 +150,10 @@ async def sign_in(request: Request) -> Response:
     return JSONResponse({"token": token, "role": data.role, "tournament": data.tournament})
 
 
+async def list_formats(request: Request) -> Response:
+    return JSONResponse({"formats": kinds.formats()})
+
+
 async def create_tournament(request: Request) -> Response:
     principal = await signed_in(request, None, td_only=True)
     data = await body(request, TournamentIn)
@@ -174,7 +179,7 @@ async def get_tournament(request: Request) -> Response:
 def live_or_404(request: Request) -> Any:
     tid = request.path_params["tournament"]
     live = services(request).replica.tournaments.get(tid)
-    if live is None or live.state is None:
+    if live is None or live.kind is None:
         raise ApiError(404, "unknown_tournament", f"There is no tournament {tid}.")
     return live
 
@@ -197,6 +202,17 @@ async def add_machines(request: Request) -> Response:
     new = [stamp(principal, {"type": "machine_added", "machine": m.model_dump()}) for m in machines]
     seq, replayed = await write(request, tid, new)
     return written(seq, replayed, {"machines": [m.id for m in machines]})
+
+
+async def change_settings(request: Request) -> Response:
+    """TD: change settings mid-tournament (e.g. close Classic qualifying); standings are rebuilt
+    from every entry under the new settings, and refused if an entry would then break a rule."""
+    tid = request.path_params["tournament"]
+    principal = await signed_in(request, tid, td_only=True)
+    data = await body(request, SettingsIn)
+    record = stamp(principal, {"type": "settings_changed", "settings": data.settings})
+    seq, replayed = await write(request, tid, [record])
+    return written(seq, replayed, {"settings": data.settings})
 
 
 async def add_steward(request: Request) -> Response:
@@ -247,12 +263,14 @@ async def get_log(request: Request) -> Response:
 
 routes = [
     Route("/api/session", sign_in, methods=["POST"]),
+    Route("/api/formats", list_formats, methods=["GET"]),
     Route("/api/tournaments", list_tournaments, methods=["GET"]),
     Route("/api/tournaments", create_tournament, methods=["POST"]),
     Route("/api/t/{tournament}", get_tournament, methods=["GET"]),
     Route("/api/t/{tournament}/players", add_players, methods=["POST"]),
     Route("/api/t/{tournament}/machines", add_machines, methods=["POST"]),
     Route("/api/t/{tournament}/stewards", add_steward, methods=["POST"]),
+    Route("/api/t/{tournament}/settings", change_settings, methods=["POST"]),
     Route("/api/t/{tournament}/scores", push_score, methods=["POST"]),
     Route("/api/t/{tournament}/views", get_views, methods=["GET"]),
     Route("/api/t/{tournament}/views/{name:path}", get_view, methods=["GET"]),

@@ -13,10 +13,10 @@ from typing import Any
 
 import orjson
 
-from display import mergepatch, records, views
+from display import kinds, mergepatch
+from display.kinds.base import EVERY_VIEW, Kind
 from display.store import Record
 from scoring.errors import ScoringError
-from scoring.tournament import Tournament
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,8 @@ class LiveTournament:
         self.id = tournament_id
         self.version = 0
         self.meta: dict[str, Any] = {"id": tournament_id, "name": tournament_id}
-        self.state: Tournament | None = None
+        self.kind: Kind | None = None
+        self.state: Any = None
         self.views: dict[str, Any] = {}
         self.history: deque[Change] = deque(maxlen=history_size)
         self.created_at: str | None = None
@@ -69,11 +70,11 @@ class LiveTournament:
         if self.version == base:
             return None
         patches: dict[str, Any] = {}
-        if records.EVERY_VIEW in touched and self.state is not None:
-            fresh = views.all_views(self.meta, self.state)
+        if EVERY_VIEW in touched:
+            fresh = self.all_views()
             names, build = set(fresh) | set(self.views), fresh.get
         else:
-            names, build = touched, self._build
+            names, build = touched, self.build
         for name in sorted(names):
             new = build(name)
             if new is None:
@@ -92,35 +93,29 @@ class LiveTournament:
     def _apply_one(self, record: Record) -> set[str]:
         data = record.data
         if data["type"] == "tournament_created":
-            self.state = records.create(data)
+            self.kind, self.state = kinds.create(data)
             self.meta = {"id": self.id, "name": data.get("name") or self.id}
             self.created_at = data.get("at")
-            return {records.EVERY_VIEW}
-        if self.state is None:
+            return {EVERY_VIEW}
+        if self.kind is None:
             raise RuntimeError(f"{self.id}: record {record.seq} before tournament_created")
         try:
-            self.state, touched = records.apply(self.state, record.seq, data)
+            self.state, touched = self.kind.apply(self.state, record.seq, data)
         except ScoringError as exc:
             # Only possible for a log written by something other than this API; keep replicas equal.
             log.warning("%s: record %s refused by the rules: %s", self.id, record.seq, exc)
             return set()
         return touched
 
-    def _build(self, name: str) -> Any:
-        assert self.state is not None
-        if name == "standings":
-            return views.standings_view(self.state.standings)
-        if name == "players":
-            return views.players_view(self.state)
-        if name == "machines":
-            return views.machines_view(self.state)
-        if name == "tournament":
-            return views.tournament_view(self.meta, self.state)
-        if name.startswith("machine/"):
-            machine_id = name.removeprefix("machine/")
-            if machine_id in self.state.machines:
-                return views.machine_view(self.state, machine_id)
-        return None
+    def build(self, name: str) -> Any:
+        """One view of the current state, or None."""
+        assert self.kind is not None
+        return self.kind.view(self.state, self.meta, name)
+
+    def all_views(self) -> dict[str, Any]:
+        assert self.kind is not None
+        found = {name: self.build(name) for name in self.kind.view_names(self.state)}
+        return {name: doc for name, doc in found.items() if doc is not None}
 
     def snapshot_text(self) -> tuple[int, str]:
         """The snapshot message for the current version, serialised once per version."""

@@ -21,7 +21,13 @@ from display.services import Services
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"
-DISPLAY_VIEWS = ("machines", "standings", "queue")
+BUILTIN_VIEWS = ("machines", "standings", "queue")
+
+
+def plugin_views() -> list[str]:
+    """Display views that plug in from ``static/views/<name>.js`` (see static/display.js)."""
+    return sorted(p.stem for p in (STATIC / "views").glob("*.js"))
+
 
 _hashes: dict[str, tuple[int, int, str]] = {}
 
@@ -57,7 +63,7 @@ def tournament_or_none(request: Request) -> dict[str, Any] | None:
     """The summary of the path's tournament, or None if this server does not know it."""
     tid = request.path_params["tournament"]
     live = services(request).replica.tournaments.get(tid)
-    if live is None or live.state is None:
+    if live is None or live.kind is None:
         return None
     return services(request).summary(tid)
 
@@ -82,19 +88,21 @@ def listed(raw: str | None) -> list[str]:
 
 async def index(request: Request) -> Response:
     svc = services(request)
-    found = [svc.summary(tid) for tid, live in svc.replica.tournaments.items() if live.state]
+    found = [svc.summary(tid) for tid, live in svc.replica.tournaments.items() if live.kind]
     return render(request, "index.html", tournaments=sorted(found, key=lambda t: t["id"]))
 
 
 async def display(request: Request) -> Response:
-    """The hall display. ``views``: which rotate, in order (machines, standings, queue);
+    """The hall display. ``views``: which rotate, in order (machines, standings, queue, and any
+    view in static/views/);
     ``seconds``: per page; ``rows``: rows per column (default: as many as fit);
     ``machines``: only these machine ids (a display per bank of machines)."""
     tournament = tournament_or_none(request)
     if tournament is None:
         return not_found(request)
     query = request.query_params
-    chosen = [v for v in listed(query.get("views")) if v in DISPLAY_VIEWS] or list(DISPLAY_VIEWS)
+    known = (*BUILTIN_VIEWS, *plugin_views())
+    chosen = [v for v in listed(query.get("views")) if v in known] or list(BUILTIN_VIEWS)
     rows = number(query.get("rows"), 0, 0, 200)
     config = {
         "tournament": tournament["id"],
@@ -103,7 +111,8 @@ async def display(request: Request) -> Response:
         "rows": int(rows) or None,
         "machines": listed(query.get("machines")) or None,
     }
-    return render(request, "display.html", tournament=tournament, config=config)
+    plugins = [f"views/{name}.js" for name in plugin_views()]
+    return render(request, "display.html", tournament=tournament, config=config, plugins=plugins)
 
 
 async def steward(request: Request) -> Response:

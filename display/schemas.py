@@ -56,6 +56,12 @@ class MachinesIn(Body):
     machines: list[MachineIn] = Field(min_length=1, max_length=500)
 
 
+class SettingsIn(Body):
+    """Settings to change, by name (the rest keep their values)."""
+
+    settings: dict[str, Any] = Field(min_length=1)
+
+
 class StewardIn(Body):
     name: Name
 

@@ -99,16 +99,3 @@ def standings_view(standings: Standings) -> dict[str, Any]:
             for row in standings.rows
         }
     }
-
-
-def all_views(meta: dict[str, Any], tournament: Tournament) -> dict[str, Any]:
-    """Every view of a tournament, by name."""
-    views: dict[str, Any] = {
-        "tournament": tournament_view(meta, tournament),
-        "machines": machines_view(tournament),
-        "players": players_view(tournament),
-        "standings": standings_view(tournament.standings),
-    }
-    for machine_id in tournament.machines:
-        views[f"machine/{machine_id}"] = machine_view(tournament, machine_id)
-    return views

@@ -1,6 +1,15 @@
 /* The hall display: rotates through machine tables, standings and a machines-now view, paged to
  * fit the screen. URL: /t/{tid}/display?views=machines,standings,queue&seconds=12&rows=N&machines=1,2
  *
+ * More views plug in from static/views/<name>.js (loaded before this file, one per view name):
+ *   Backglass.displayViews["<name>"] = {
+ *     title: "Queues",                         // shown in the header
+ *     pages(views, ctx) -> [{key, ...}],       // one entry per screen page (key unique, stable)
+ *     render(page, views, ctx) -> Node,        // draws one page
+ *     rowKeys(views) -> {rowKey: signature},   // optional: rows whose change flashes
+ *   };
+ * ctx = {config, el: Backglass.el, B: Backglass, flashing(rowKey) -> bool}.
+ *
  * Pages are laid out in columns measured from the screen itself (so 1920×1080 and 1280×720 give
  * the same picture, only scaled). A row that changed is highlighted for FLASH_MS once it is on
  * screen: a change on a page not showing is highlighted when that page comes round.
@@ -9,6 +18,7 @@
   "use strict";
   const B = window.Backglass;
   const el = B.el;
+  const plugins = B.displayViews || {};
   const config = B.pageConfig();
 
   const FLASH_MS = 3000;
@@ -304,6 +314,11 @@
       if (view === "machines") pages.push(...packMachines());
       if (view === "standings") pages.push(...packList("standings", standingItems(), standingsHeader));
       if (view === "queue") pages.push(...packTiles());
+      if (plugins[view]) {
+        for (const page of plugins[view].pages(views(), pluginContext())) {
+          pages.push({ ...page, view: view, key: view + ":" + page.key, count: page.count || 1 });
+        }
+      }
     }
     return pages;
   }
@@ -504,7 +519,8 @@
     } else if (!page) {
       content = el("div", { class: "stage-message" }, "Nothing to show yet");
     } else {
-      const draw = { machines: renderMachines, standings: renderStandings, queue: renderQueue }[page.view];
+      const builtin = { machines: renderMachines, standings: renderStandings, queue: renderQueue };
+      const draw = builtin[page.view] || ((p) => plugins[p.view].render(p, views(), pluginContext()));
       content = el(
         "div",
         {
@@ -520,9 +536,21 @@
     scheduleUnflash();
     stage.dataset.view = page ? page.view : "";
     const same = page ? state.pages.filter((p) => p.view === page.view) : [];
-    viewTitle.textContent = page ? TITLES[page.view] : "";
+    viewTitle.textContent = page ? TITLES[page.view] || (plugins[page.view] || {}).title || "" : "";
     pageNumber.textContent =
       page && same.length > 1 ? same.indexOf(page) + 1 + " / " + same.length : "";
+  }
+
+  function pluginContext() {
+    return {
+      config: config,
+      el: el,
+      B: B,
+      flashing: (key) => {
+        const change = state.recent.get(key);
+        return Boolean(change && !change.shown);
+      },
+    };
   }
 
   /* "Bartholomew Jansen" -> "B. Jansen" where the full name does not fit; the title keeps it. */

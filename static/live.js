@@ -376,5 +376,6 @@
     el: el,
     showStatus: showStatus,
     pageConfig: pageConfig,
+    displayViews: {}, // display views that plug in from static/views/<name>.js
   };
 })(window);

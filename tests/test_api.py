@@ -179,3 +179,29 @@ async def test_ukpl_meeting_over_the_api(api: Api) -> None:
     assert rows["1"]["points"] == 2 + 1  # 2 non-guest players; 300 > 2 x 100 earns the bonus
     assert rows["2"]["points"] == 1
     assert "place" not in rows["3"] and rows["3"]["score"] == 900
+
+
+async def test_settings_change_rebuilds_standings(api: Api) -> None:
+    await api.tournament("s1", EPC, players=3, machines=1)
+    for player, score in ((1, 300), (2, 200), (3, 100)):
+        await api.score("s1", player, 1, score)
+    rows = (await api.views("s1"))["views"]["machine/1"]["rows"]
+    assert [rows[p]["points"] for p in "123"] == [100, 90, 85]  # PAPA
+    r = await api.post("/api/t/s1/settings", {"settings": {"scale": "linear"}})
+    assert r.status_code == 201, r.text
+    rows = (await api.views("s1"))["views"]["machine/1"]["rows"]
+    assert [rows[p]["points"] for p in "123"] == [100, 99, 98]
+    r = await api.post("/api/t/s1/settings", {"settings": {"scale": "no-such-scale"}})
+    assert r.status_code == 422
+
+
+async def test_closing_the_kids_tournament_refuses_later_scores(api: Api) -> None:
+    await api.tournament("kids", "epc-kids", players=2, machines=1)
+    await api.score("kids", 1, 1, 5000)
+    version = (await api.views("kids"))["version"]
+    r = await api.post("/api/t/kids/settings", {"settings": {"closed_after": version}})
+    assert r.status_code == 201, r.text
+    r = await api.score("kids", 2, 1, 9000)
+    assert r.status_code == 409, r.text
+    standings = (await api.views("kids"))["views"]["standings"]["rows"]
+    assert standings["1"]["place"] == 1 and standings["1"].get("band") == "trophy"
