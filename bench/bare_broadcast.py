@@ -2,15 +2,15 @@
 
 On a trigger it sends one pre-loaded message, serialised once, to every connected client with
 ``websockets.broadcast`` (a synchronous write to each connection, the cheapest fan-out the library
-offers). The messages are the real patches Backglass sent in the same run, byte for byte, so the
-clients see the same sizes and the same versions.
+offers). The messages are the real patches Backglass sent in the same run a moment before, byte for
+byte, so the clients see the same sizes and the same versions.
 
 Same conditions as Backglass: uvloop when installed (uvicorn picks it too), no per-message deflate,
 a process of its own. Control is a line protocol on a second TCP port:
 
-    load <path>   -> "ok <hello version>"  messages, one per line; clients that connect afterwards
-                     get a tiny snapshot at the first message's base version
-    send <i>      -> (no answer) broadcast message i; the clients report when they all have it
+    hello <v>     -> "ok"  clients that connect afterwards first get a tiny snapshot at version v
+    msg <n>\n<n bytes> -> "ok"  the message the next "send" broadcasts
+    send          -> (no answer) broadcast it; the clients report when they all have it
     count         -> "ok <connected clients>"
 
 Run: ``python -m bench.bare_broadcast --port P --control-port C``.
@@ -20,20 +20,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import re
 import socket
 
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 
 from bench.common import raise_nofile, use_uvloop
 
-BASE = re.compile(rb'"base":(\d+)')
-
 
 class Bare:
     def __init__(self) -> None:
         self.clients: set[ServerConnection] = set()
-        self.messages: list[str] = []
+        self.message = ""
         self.hello = '{"type":"snapshot","version":0,"views":{}}'
 
     async def handler(self, ws: ServerConnection) -> None:
@@ -51,15 +48,14 @@ class Bare:
         while line := await reader.readline():
             verb, _, arg = line.decode().strip().partition(" ")
             if verb == "send":
-                broadcast(self.clients, self.messages[int(arg)])
-            elif verb == "load":
-                with open(arg, "rb") as f:
-                    raw = [line.rstrip(b"\n") for line in f if line.strip()]
-                self.messages = [m.decode() for m in raw]
-                match = BASE.search(raw[0]) if raw else None
-                version = int(match.group(1)) if match else 0
-                self.hello = f'{{"type":"snapshot","version":{version},"views":{{}}}}'
-                writer.write(f"ok {version}\n".encode())
+                broadcast(self.clients, self.message)
+                continue
+            if verb == "msg":
+                self.message = (await reader.readexactly(int(arg))).decode()
+                writer.write(b"ok\n")
+            elif verb == "hello":
+                self.hello = f'{{"type":"snapshot","version":{int(arg)},"views":{{}}}}'
+                writer.write(b"ok\n")
             elif verb == "count":
                 writer.write(f"ok {len(self.clients)}\n".encode())
             else:

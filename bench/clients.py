@@ -10,6 +10,7 @@ driven over stdin/stdout, one JSON object per line:
     {"cmd": "report", "on": true}       report each version once every client has it
     {"cmd": "converge", "version": V, "timeout": 30}
         -> {"ok": true, "at": t} once every client is at version >= V (or {"ok": false, ...})
+    {"cmd": "message", "version": V}    -> {"ok": true, "text": …} the patch client 0 got for V
     {"cmd": "capture", "path": P}       write client 0's patch messages (one text per line)
     {"cmd": "state", "path": P}         write client 0's state ({"version", "views"}), if verifying
     {"cmd": "stats"}                    messages, snapshots, pings received, CPU seconds used
@@ -324,6 +325,9 @@ async def main() -> None:
                     for version in sorted(pool.capture or {}):
                         f.write((pool.capture or {})[version] + b"\n")
                 emit({"ok": True, "messages": len(pool.capture or {})})
+            elif name == "message":
+                text = (pool.capture or {}).get(cmd["version"], b"")
+                emit({"ok": bool(text), "text": text.decode()})
             elif name == "state":
                 with open(cmd["path"], "wb") as f:
                     f.write(orjson.dumps({"version": pool.state_version, "views": pool.state}))

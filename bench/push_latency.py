@@ -172,9 +172,18 @@ class Bare:
             raise RuntimeError(f"bare server: {line}: {answer}")
         return answer
 
-    def trigger(self, index: int) -> None:
+    async def load(self, message: bytes) -> None:
+        """Give the bare server the next message to broadcast (not timed)."""
+        assert self.reader is not None and self.writer is not None
+        self.writer.write(b"msg %d\n" % len(message) + message)
+        answer = (await asyncio.wait_for(self.reader.readline(), 30)).decode().strip()
+        if answer != "ok":
+            raise RuntimeError(f"bare server: msg: {answer}")
+
+    def trigger(self) -> None:
+        """Broadcast the loaded message (the clients report when they all have it)."""
         assert self.writer is not None
-        self.writer.write(b"send %d\n" % index)
+        self.writer.write(b"send\n")
 
     @property
     def url(self) -> str:
@@ -221,6 +230,30 @@ class Profiler:
                 proc.kill()
                 proc.wait()
             self.files.append(str(out))
+
+
+class Samples:
+    """Per-push times (perf_counter) -> the summaries in the results."""
+
+    def __init__(self) -> None:
+        self.e2e: list[float] = []
+        self.first: list[float] = []
+        self.spread: list[float] = []
+        self.ack: list[float] = []
+
+    def add(self, t0: float, t_ack: float, t_first: float, t_last: float) -> None:
+        self.e2e.append(t_last - t0)
+        self.first.append(t_first - t0)
+        self.spread.append(t_last - t_first)
+        self.ack.append(t_ack - t0)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "e2e_ms": summary_ms(self.e2e),
+            "first_ms": summary_ms(self.first),
+            "spread_ms": summary_ms(self.spread),
+            "ack_ms": summary_ms(self.ack),
+        }
 
 
 def cpu_seconds(pid: int, children: bool = False) -> float:
@@ -340,7 +373,8 @@ class Bench:
         self.prefix = f"bench-{secrets.token_hex(4)}"
         self.server: Child | None = None
         self.bare: Bare | None = None
-        self.clients = ClientProcess()
+        self.clients = ClientProcess()  # connected to Backglass
+        self.bare_clients = ClientProcess()  # connected to the bare server
         self.setup = Setup(f"http://127.0.0.1:{self.port}", self.password)
         self.profiler = Profiler(opts.py_spy, RESULTS, self.stamp)
         self.results: dict[str, Any] = {"latency": {}, "meta": {}}
@@ -375,6 +409,7 @@ class Bench:
         self.server = Child("server", args, env, log=self.tmp / "server.log")
         self.bare = Bare(self.tmp)
         await self.clients.start()
+        await self.bare_clients.start()
         deadline = now() + 60
         while True:
             if not self.server.alive():
@@ -404,6 +439,7 @@ class Bench:
             with contextlib.suppress(Exception):
                 await self.redis_diag.aclose()
         await self.clients.stop()
+        await self.bare_clients.stop()
         for child in (self.bare.child if self.bare else None, self.server):
             if child is not None:
                 await asyncio.to_thread(child.stop)
@@ -428,8 +464,14 @@ class Bench:
         await asyncio.sleep(self.opts.settle)
 
     async def latency(self, n: int, pushes: int) -> dict[str, Any]:
-        """Sequential pushes to tournament bench-epc-<n> with n clients, then the bare baseline."""
+        """Sequential pushes to tournament bench-epc-<n> with n clients, each followed by the bare
+        server broadcasting the very message those clients just got to n clients of its own.
+
+        Interleaving push by push (rather than one phase after the other) keeps the comparison
+        fair on a shared machine whose background load drifts from minute to minute.
+        """
         opts = self.opts
+        assert self.bare is not None
         tid = f"bench-epc-{n}"
         version = await self.setup.tournament(tid, "epc-qualifying", EPC_PLAYERS, EPC_MACHINES)
         schedule = epc_schedule(EPC_PLAYERS, EPC_MACHINES, random.Random(opts.seed))
@@ -439,34 +481,32 @@ class Bench:
         http = RawHttp("127.0.0.1", self.port, self.setup.token)
         await http.connect()
         path = f"/api/t/{tid}/scores"
+        bare_pid = self.bare.child.pid
+        await self.bare.ask(f"hello {version}")
 
         await self.settle()
-        rss_before = rss(self.server_pid)
-        self.log(f"N={n}: connecting {n} clients")
-        reply = await self.clients.call(
-            {
-                "cmd": "connect",
-                "url": self.ws_url(tid),
-                "n": n,
-                "impl": opts.client_impl,
-                "capture": True,
-                "report": True,
-            }
-        )
+        rss_before, bare_rss_before = rss(self.server_pid), rss(bare_pid)
+        self.log(f"N={n}: connecting {n} clients to Backglass and {n} to the bare server")
+        connect = {"cmd": "connect", "n": n, "impl": opts.client_impl, "report": True}
+        reply = await self.clients.call({**connect, "url": self.ws_url(tid), "capture": True})
+        await self.bare_clients.call({**connect, "url": self.bare.url})
         connect_seconds = reply["seconds"]
         await self.settle()
-        rss_connected = rss(self.server_pid)
+        rss_connected, bare_rss_connected = rss(self.server_pid), rss(bare_pid)
 
-        e2e, first, spread, ack = [], [], [], []
+        ours, bare = Samples(), Samples()
         windows: list[tuple[float, float, float]] = []  # (t0, ack, last) per measured push
-        wall_start = time.time()
-        noise = self.noise()
-        cpu = self._cpu()
-        self.log(f"N={n}: {opts.warmup} warm-up + {pushes} pushes")
-        with self.profiler.record(self.server_pid, f"ours-n{n}"):
+        sizes: list[int] = []
+        self.log(f"N={n}: {opts.warmup} warm-up + {pushes} pushes, each then broadcast bare")
+        with contextlib.ExitStack() as profiles:
+            profiles.enter_context(self.profiler.record(self.server_pid, f"ours-n{n}"))
+            profiles.enter_context(self.profiler.record(bare_pid, f"bare-n{n}"))
             for i in range(total):
                 if i == opts.warmup:
-                    cpu = self._cpu()
+                    wall_start = time.time()
+                    noise = self.noise()
+                    cpu_ours = self._cpu()
+                    cpu_bare = self._cpu(bare_pid, redis=False, clients=self.bare_clients.pid)
                 player, machine, score = schedule[i]
                 body = orjson.dumps({"player": player, "machine": machine, "score": score})
                 request = http.request(path, body)
@@ -479,113 +519,72 @@ class Bench:
                     raise RuntimeError(f"push {i}: {status} {answer[:300]!r} (expected v{version})")
                 t_first, t_last = await asyncio.wait_for(reached, opts.timeout)
                 del self.clients.reached_futures[version]
-                await asyncio.sleep(opts.gap)
                 if i >= opts.warmup:
-                    e2e.append(t_last - t0)
-                    first.append(t_first - t0)
-                    spread.append(t_last - t_first)
-                    ack.append(t_ack - t0)
+                    ours.add(t0, t_ack, t_first, t_last)
                     windows.append((t0, t_ack, t_last))
-        cpu = self._cpu_per(cpu, pushes)
+                message = await self.clients.call({"cmd": "message", "version": version})
+                text = message["text"].encode()
+                sizes.append(len(text))
+                await self.bare.load(text)
+                await asyncio.sleep(opts.gap)
+
+                reached = self.bare_clients.reached(version)
+                t0 = now()
+                self.bare.trigger()
+                t_first, t_last = await asyncio.wait_for(reached, opts.timeout)
+                del self.bare_clients.reached_futures[version]
+                if i >= opts.warmup:
+                    bare.add(t0, t0, t_first, t_last)
+                await asyncio.sleep(opts.gap)
+        cpu_ours = self._cpu_per(cpu_ours, pushes)
+        cpu_bare = self._cpu_per(cpu_bare, pushes, bare_pid, False, self.bare_clients.pid)
         noise_cores = noise.cores()
         diagnosis = await self.diagnose(windows, wall_start) if opts.diagnose else None
         await self.settle()
         rss_after = rss(self.server_pid)
         stats = await self.clients.call({"cmd": "stats"})
-        capture = self.tmp / f"patches-{n}.jsonl"
-        await self.clients.call({"cmd": "capture", "path": str(capture)})
+        bare_stats = await self.bare_clients.call({"cmd": "stats"})
         await self.clients.call({"cmd": "close"})
+        await self.bare_clients.call({"cmd": "close"})
         await http.close()
-        sizes = [len(line) - 1 for line in capture.open("rb")]
         measured_sizes = sizes[opts.warmup :]
-        ours = {
-            "pushes": pushes,
-            "e2e_ms": summary_ms(e2e),
-            "first_ms": summary_ms(first),
-            "spread_ms": summary_ms(spread),
-            "ack_ms": summary_ms(ack),
-            "cpu_ms_per_push": cpu,
-            "connect_seconds": connect_seconds,
-            "patch_bytes": {
-                "mean": sum(measured_sizes) / len(measured_sizes),
-                "min": min(measured_sizes),
-                "max": max(measured_sizes),
+        result: dict[str, Any] = {
+            "ours": {
+                **ours.summary(),
+                "pushes": pushes,
+                "cpu_ms_per_push": cpu_ours,
+                "connect_seconds": connect_seconds,
+                "patch_bytes": {
+                    "mean": sum(measured_sizes) / len(measured_sizes),
+                    "min": min(measured_sizes),
+                    "max": max(measured_sizes),
+                },
+                "rss_bytes": {"before": rss_before, "connected": rss_connected, "after": rss_after},
+                "client_errors": stats["errors"],
+                "resync_snapshots": stats["snapshots"],
+                "diagnosis": diagnosis,
             },
-            "rss_bytes": {"before": rss_before, "connected": rss_connected, "after": rss_after},
-            "client_errors": stats["errors"],
-            "resync_snapshots": stats["snapshots"],
-            "diagnosis": diagnosis,
+            "bare": {
+                **bare.summary(),
+                "pushes": pushes,
+                "cpu_ms_per_push": cpu_bare,
+                "rss_bytes": {"before": bare_rss_before, "connected": bare_rss_connected},
+                "client_errors": bare_stats["errors"],
+            },
             "other_load_cores": noise_cores,
         }
-        if len(sizes) != total:
-            raise RuntimeError(f"client 0 captured {len(sizes)} patches, expected {total}")
-        bare = await self.bare_phase(n, capture, total) if not opts.no_bare else None
-        result = {"ours": ours, "bare": bare}
-        if bare is not None:
-            result["efficiency"] = {
-                "e2e_p50": bare["e2e_ms"]["p50"] / ours["e2e_ms"]["p50"],
-                "e2e_p99": bare["e2e_ms"]["p99"] / ours["e2e_ms"]["p99"],
-                "spread_p50": _ratio(bare["spread_ms"]["p50"], ours["spread_ms"]["p50"]),
-                "spread_p99": _ratio(bare["spread_ms"]["p99"], ours["spread_ms"]["p99"]),
-            }
+        o, b = result["ours"], result["bare"]
+        result["efficiency"] = {
+            "e2e_p50": b["e2e_ms"]["p50"] / o["e2e_ms"]["p50"],
+            "e2e_p99": b["e2e_ms"]["p99"] / o["e2e_ms"]["p99"],
+            "spread_p50": _ratio(b["spread_ms"]["p50"], o["spread_ms"]["p50"]),
+            "spread_p99": _ratio(b["spread_ms"]["p99"], o["spread_ms"]["p99"]),
+        }
         return result
 
-    async def bare_phase(self, n: int, capture: Path, total: int) -> dict[str, Any]:
-        """The same messages, triggered one at a time, from the bare server to n clients."""
-        assert self.bare is not None
-        versions = []
-        for line in capture.open("rb"):
-            head = orjson.loads(line)
-            versions.append(int(head["version"]))
-        await self.bare.ask(f"load {capture}")
-        pid = self.bare.child.pid
-        await self.settle()
-        rss_before = rss(pid)
-        self.log(f"N={n}: bare broadcast, connecting {n} clients")
-        await self.clients.call(
-            {
-                "cmd": "connect",
-                "url": self.bare.url,
-                "n": n,
-                "impl": self.opts.client_impl,
-                "report": True,
-            }
-        )
-        await self.settle()
-        rss_connected = rss(pid)
-        e2e, first, spread = [], [], []
-        noise = self.noise()
-        cpu = self._cpu(pid, redis=False)
-        with self.profiler.record(pid, f"bare-n{n}"):
-            for i in range(total):
-                if i == self.opts.warmup:
-                    cpu = self._cpu(pid, redis=False)
-                reached = self.clients.reached(versions[i])
-                t0 = now()
-                self.bare.trigger(i)
-                t_first, t_last = await asyncio.wait_for(reached, self.opts.timeout)
-                del self.clients.reached_futures[versions[i]]
-                await asyncio.sleep(self.opts.gap)
-                if i >= self.opts.warmup:
-                    e2e.append(t_last - t0)
-                    first.append(t_first - t0)
-                    spread.append(t_last - t_first)
-        cpu = self._cpu_per(cpu, total - self.opts.warmup, pid, redis=False)
-        stats = await self.clients.call({"cmd": "stats"})
-        await self.clients.call({"cmd": "close"})
-        return {
-            "pushes": total - self.opts.warmup,
-            "e2e_ms": summary_ms(e2e),
-            "first_ms": summary_ms(first),
-            "spread_ms": summary_ms(spread),
-            "cpu_ms_per_push": cpu,
-            "client_errors": stats["errors"],
-            "rss_bytes": {"before": rss_before, "connected": rss_connected},
-            "other_load_cores": noise.cores(),
-        }
-
     def noise(self) -> Noise:
-        pids = [self.server_pid, self.clients.pid] + ([self.bare.child.pid] if self.bare else [])
+        pids = [self.server_pid, self.clients.pid, self.bare_clients.pid]
+        pids += [self.bare.child.pid] if self.bare else []
         return Noise(pids)
 
     async def diagnose(
@@ -637,21 +636,28 @@ class Bench:
             }
         return result
 
-    def _cpu(self, pid: int | None = None, redis: bool = True) -> dict[str, float]:
-        """CPU seconds so far of the measured server (ours unless ``pid``), its Redis, the client
+    def _cpu(
+        self, pid: int | None = None, redis: bool = True, clients: int | None = None
+    ) -> dict[str, float]:
+        """CPU seconds so far of the measured server (ours unless ``pid``), its Redis, its client
         process and this process."""
         return {
             "server": cpu_seconds(pid or self.server_pid),
             "redis": cpu_seconds(self.server_pid, children=True) if redis else 0.0,
-            "clients": cpu_seconds(self.clients.pid),
+            "clients": cpu_seconds(clients or self.clients.pid),
             "pusher": time.process_time(),
         }
 
     def _cpu_per(
-        self, before: dict[str, float], count: int, pid: int | None = None, redis: bool = True
+        self,
+        before: dict[str, float],
+        count: int,
+        pid: int | None = None,
+        redis: bool = True,
+        clients: int | None = None,
     ) -> dict[str, float]:
         """Milliseconds of CPU per push since ``before``."""
-        after = self._cpu(pid, redis)
+        after = self._cpu(pid, redis, clients)
         return {k: (after[k] - before[k]) / count * 1e3 for k in before}
 
     async def throughput(self) -> dict[str, Any]:
@@ -888,11 +894,10 @@ def report(results: dict[str, Any]) -> str:
                 if bare
                 else f"{'-':>8} {'-':>7} | {'-':>7} {'-':>7} {'-':>6}"
             )
-            + f" | {ours['other_load_cores']:>5.2f}"
-            + (f"/{bare['other_load_cores']:.2f}" if bare else "")
+            + f" | {r['other_load_cores']:>10.2f}"
         )
     lines += [
-        "   other load: cores used by other processes during our pushes / during the bare ones.",
+        "   other load: cores used by other processes during these pushes (ours and bare alternate).",
         "   eff = bare / ours (same clients, same bytes, same count): 1.0 = as fast as a bare",
         "   websockets broadcast; 0.5 = twice as slow. Ours includes HTTP + auth + Redis append",
         "   (fsync) + scoring + diff, which the bare trigger does not (see 'ack' below).",
@@ -1059,7 +1064,6 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--throughput-players", type=int, default=2000)
     p.add_argument("--pushers", type=int, default=12, help="concurrent pushes in flight")
-    p.add_argument("--no-bare", action="store_true", help="skip the bare broadcast baseline")
     p.add_argument(
         "--redis-url",
         default=os.environ.get("REDIS_URL") or None,
