@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from display import api, kinds, openapi, pages, ws
+from display import api, desk, hall, kinds, openapi, pages, ws
 from display.errors import HANDLERS
 from display.services import running
 from display.settings import Settings
@@ -31,6 +31,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         *api.routes,
         *kinds.routes(),
+        *hall.routes,
+        *desk.routes,
         *ws.routes,
         Route("/openapi.json", openapi.document, methods=["GET"]),
         *pages.routes,

@@ -14,11 +14,14 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
+from display.kinds import epc_country, epc_main, fwpl, ukpl
 from display.kinds.base import Kind
 from display.kinds.machines import MACHINES
 from scoring.errors import SettingsError
 
-KINDS: tuple[Kind, ...] = (MACHINES,)
+KINDS: tuple[Kind, ...] = (epc_main.KIND, epc_country.KIND, fwpl.KIND, ukpl.KIND, MACHINES)
+"""Checked in order: a kind listed earlier may take over a format of a later one (e.g. the UKPL
+kind runs "ukpl-meeting" with adjustments and the season table)."""
 
 
 def for_format(name: str) -> Kind:
