@@ -1,31 +1,185 @@
-"""Placeholder for the `epc_main` kind (being built); runs no format yet."""
+"""The ``epc_main`` kind: the EPC 2009 main tournament from qualifying to the last placing
+(format ``"epc-main"``), and the EPC Classic with its semi-finals and final (``"epc-classic"``,
+taken over from the machines kind, see ``display/epc_boards.py``).
+
+Qualifying is exactly "epc-qualifying" (the machines kind's records and views, wrapped). When the
+TD starts the quarter-finals qualifying closes, the seeding is fixed and every later score is a
+stage game. Stage records (all TD-only through ``display/kinds/epc_main_routes.py``, except the
+scores, which stewards push through ``POST /api/t/{t}/scores`` as in qualifying):
+
+| record             | fields                                  | rule (EPC 2009)               | views touched        |
+|--------------------|-----------------------------------------|-------------------------------|----------------------|
+| tournament_created | name, format, settings                  |                               | every view           |
+| player_added       | player {number, name}  (qualifying only)| Qualifying                    | players, standings   |
+| machine_added      | machine {id, name}                      |                               | machines, machine/…  |
+| score_recorded     | player, machine, score                  | Qualifying: a qualifying game | machine/<m>, standings|
+|                    |                                         | Quarter-Finals: one QF game   | quarterfinal(/<m>), placings |
+|                    |                                         | Semi-Finals, Finals: a score  | semifinal / finals, placings |
+| settings_changed   | settings {name: value}                  |                               | every view           |
+| stage_advanced     | stage, machines?, pairs?                | the stages run in order       | every view           |
+| pairs_set          | pairs [[seed, seed], …]                 | Quarter-Finals "partner"      | every view           |
+| registered         | player, round (1 or 2), present?        | Quarter-Finals "re-register"  | quarterfinal, stage  |
+| round_started      | round (1 or 2)                          | Quarter-Finals 11am / 1pm     | every view           |
+| playoff_recorded   | tie, order [players, best first]        | ties left to a play-off       | every view           |
+
+``stage_advanced.stage`` is ``"quarterfinal"`` (``machines``: the 8 quarter-final machine ids,
+default the first 8 added; ``pairs``: the TD's partners by seed, default ``pairing``),
+``"semifinal"`` / ``"final"`` (``machines``: ``{"A": id, "B": id}`` / ``{"playoff": id,
+"final": id}``, optional: when given, that game's scores must be on that machine) or
+``"complete"``. ``playoff_recorded.tie``: ``"qualifying"`` (equal totals inside the 38 seeded
+places), ``"quarterfinal"`` (the top 8 with ``quarterfinal_ties="playoff"``), ``"A"``, ``"B"``,
+``"playoff"`` or ``"final"`` (equal scores in that game with ``game_ties="playoff"``).
+
+Settings: every "epc-qualifying" setting, plus the stage choices of ``scoring.epc_stages``
+(``replaced_rank``, ``vacancies``, ``absent_standby``, ``pairing``, ``quarterfinal_ties`` for the
+stages' ``cut_ties``, ``place_ties``, ``game_ties``); ``qualify``, ``standby`` and ``scale`` serve
+both.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from starlette.routing import BaseRoute
 
+from display import epc_boards
+from display.kinds import epc_main_views as stage_views
+from display.kinds.base import EVERY_VIEW
+from display.kinds.epc_main_state import (
+    STAGE_SETTINGS,
+    MainState,
+    StageNotReady,
+    advance,
+    record_game,
+    record_playoff,
+    register,
+    set_pairs,
+    stages_config,
+    start_round,
+)
+from display.kinds.machines import MACHINES
+from scoring import EPC_QUALIFYING
+from scoring.errors import SettingsError
+from scoring.tournament import new_tournament
 
-class Pending:
+FORMAT = "epc-main"
+TITLE = "EPC main tournament"
+
+QUALIFYING_RECORDS = ("player_added", "machine_added", "score_recorded", "settings_changed")
+STAGE_RECORDS = {
+    "stage_advanced": lambda s, seq, r: advance(s, r),
+    "pairs_set": lambda s, seq, r: set_pairs(s, r),
+    "registered": lambda s, seq, r: register(s, r),
+    "round_started": lambda s, seq, r: start_round(s, r),
+    "playoff_recorded": lambda s, seq, r: record_playoff(s, r),
+}
+
+
+def split_settings(settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Settings -> (qualifying settings, stage settings)."""
+    stage = {k: v for k, v in settings.items() if k in STAGE_SETTINGS}
+    return {k: v for k, v in settings.items() if k not in STAGE_SETTINGS}, stage
+
+
+class EpcMainKind:
+    """Records of "epc-main" -> ``MainState`` -> views; "epc-classic" goes to ``epc_boards``."""
+
     name = "epc_main"
-    routes: Sequence[BaseRoute] = ()
+
+    @property
+    def routes(self) -> Sequence[BaseRoute]:
+        from display.kinds.epc_main_routes import routes
+
+        return routes
 
     def formats(self) -> Iterable[str]:
-        return ()
+        return (FORMAT, *epc_boards.FORMATS)
 
     def create(self, record: dict[str, Any]) -> Any:
-        raise NotImplementedError
+        if record["format"] != FORMAT:
+            return epc_boards.BOARDS.create(record)
+        qualifying, stage = split_settings(record.get("settings") or {})
+        tournament = new_tournament(EPC_QUALIFYING, qualifying)
+        config = stages_config(stage, EPC_QUALIFYING.settings_dict(tournament.config))
+        return MainState(tournament, config, stage)
 
     def apply(self, state: Any, seq: int, record: dict[str, Any]) -> tuple[Any, set[str]]:
-        raise NotImplementedError
+        if not isinstance(state, MainState):
+            return epc_boards.BOARDS.apply(state, seq, record)
+        kind = record["type"]
+        if kind in STAGE_RECORDS:
+            return STAGE_RECORDS[kind](state, seq, record), {EVERY_VIEW}
+        if kind == "settings_changed":
+            return self.with_settings(state, record["settings"]), {EVERY_VIEW}
+        if kind == "score_recorded" and state.stage != "qualifying":
+            new = record_game(state, seq, record)
+            return new, self.touched_by_game(new, str(record["machine"]))
+        if kind == "player_added" and state.stage != "qualifying":
+            raise StageNotReady("Qualifying has closed: no more players can enter the EPC.")
+        if kind not in QUALIFYING_RECORDS:
+            raise SettingsError(f"The EPC main tournament has no record {kind!r}.")
+        qualifying, touched = MACHINES.apply(state.qualifying, seq, record)
+        return replace(state, qualifying=qualifying), touched
+
+    def touched_by_game(self, state: MainState, machine: str) -> set[str]:
+        if state.stage == "quarterfinal":
+            return {"quarterfinal", f"quarterfinal/{machine}", "placings", "stage"}
+        return {"semifinal", "finals", "placings", "stage"}
+
+    def with_settings(self, state: MainState, changes: dict[str, Any]) -> MainState:
+        """Changed settings; qualifying ones only while qualifying runs. Raises SettingsError, or
+        the rule error a recorded game now breaks."""
+        qualifying, stage = split_settings(changes)
+        tournament = state.qualifying
+        if qualifying:
+            if state.stage != "qualifying":
+                names = ", ".join(sorted(qualifying))
+                raise SettingsError(f"Qualifying has closed; {names} can no longer change.")
+            tournament = MACHINES.with_settings(tournament, qualifying)
+        merged = {**state.stage_settings, **stage}
+        config = stages_config(merged, EPC_QUALIFYING.settings_dict(tournament.config))
+        new = replace(state, qualifying=tournament, config=config, stage_settings=merged)
+        new.quarterfinal  # noqa: B018 - every recorded game must still be allowed
+        return new
 
     def view_names(self, state: Any) -> Iterable[str]:
-        return ()
+        if not isinstance(state, MainState):
+            yield from epc_boards.BOARDS.view_names(state)
+            return
+        yield from MACHINES.view_names(state.qualifying)
+        yield "stage"
+        if state.at_least("quarterfinal"):
+            yield from ("quarterfinal", "placings")
+            yield from (f"quarterfinal/{m}" for m in state.qf_machines)
+        if state.at_least("semifinal"):
+            yield "semifinal"
+        if state.at_least("final"):
+            yield "finals"
 
     def view(self, state: Any, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
-        return None
+        if not isinstance(state, MainState):
+            return epc_boards.BOARDS.view(state, meta, name)
+        if name == "tournament":
+            doc = MACHINES.view(state.qualifying, meta, name)
+            assert doc is not None
+            chosen = {k: getattr(state.config, f) for k, f in STAGE_SETTINGS.items()}
+            settings = {**doc["settings"], **chosen}
+            return {**doc, "format": FORMAT, "title": TITLE, "settings": settings}
+        if name == "stage":
+            return stage_views.stage_view(state)
+        if name == "quarterfinal":
+            return stage_views.quarterfinal_view(state)
+        if name.startswith("quarterfinal/"):
+            return stage_views.quarterfinal_machine_view(state, name.removeprefix("quarterfinal/"))
+        if name == "semifinal":
+            return stage_views.games_view(state, "semifinal")
+        if name == "finals":
+            return stage_views.games_view(state, "final")
+        if name == "placings":
+            return stage_views.placings_view(state)
+        return MACHINES.view(state.qualifying, meta, name)
 
 
-KIND = Pending()
+KIND = EpcMainKind()

@@ -1,0 +1,147 @@
+"""API endpoints and pages of the EPC stages (main tournament, Classic, Kids).
+
+Every endpoint is TD-only, writes one record through ``display.api.write`` (validated against the
+live state, compare-and-append, ``Idempotency-Key``) and answers 201 ``{"version", "record"}``.
+Stage scores need no endpoint of their own: stewards push them with ``POST /api/t/{t}/scores``
+(the kind reads a score after qualifying as a stage game).
+
+| endpoint                          | body                                   | record            |
+|-----------------------------------|----------------------------------------|-------------------|
+| POST /api/t/{t}/epc/stage         | {stage, machines?, pairs?}             | stage_advanced    |
+| POST /api/t/{t}/epc/pairs         | {pairs: [[seed, seed], …]}             | pairs_set         |
+| POST /api/t/{t}/epc/registrations | {player, round, present?}              | registered        |
+| POST /api/t/{t}/epc/rounds        | {round}                                | round_started     |
+| POST /api/t/{t}/epc/playoffs      | {tie, order: [players best first]}     | playoff_recorded  |
+| POST /api/t/{t}/epc/close         | {}                                     | qualifying_closed |
+| POST /api/t/{t}/epc/faults        | {machine, repairable, replacement?, replacement_name?} | machine_fault |
+
+Pages: ``/t/{t}/stages`` (the TD's stage desk: sign in, then a button for every step) and
+``/t/{t}/epc`` (the same live stage picture for players' phones, without the buttons).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from display.api import body, live_or_404, services, signed_in, stamp, write, written
+from display.errors import ApiError
+from display.pages import not_found, render, tournament_or_none
+from display.schemas import Body, Id, Name
+
+EPC_FORMATS = ("epc-main", "epc-classic", "epc-kids")
+
+
+class StageIn(Body):
+    """The next stage and, where it has them, its machines and the TD's pairs."""
+
+    stage: str = Field(max_length=20)
+    machines: list[Id] | dict[str, Id] | None = None
+    pairs: list[list[int]] | None = None
+
+
+class PairsIn(Body):
+    pairs: list[list[int]] = Field(min_length=1, max_length=512)
+
+
+class RegistrationIn(Body):
+    player: Id
+    round: int = Field(ge=1, le=2)
+    present: bool = True
+
+
+class RoundIn(Body):
+    round: int = Field(ge=1, le=2)
+
+
+class PlayoffIn(Body):
+    tie: str = Field(max_length=20)
+    order: list[Id] = Field(min_length=1, max_length=64)
+
+
+class CloseIn(Body):
+    pass
+
+
+class FaultIn(Body):
+    machine: Id
+    repairable: bool = False
+    replacement: Id | None = None
+    replacement_name: Name | None = None
+
+
+async def _one(request: Request, model: type[BaseModel], kind: str) -> Response:
+    tid = request.path_params["tournament"]
+    principal = await signed_in(request, tid, td_only=True)
+    fmt = live_or_404(request).views.get("tournament", {}).get("format")
+    if fmt not in EPC_FORMATS:
+        raise ApiError(409, "wrong_format", f"Tournament {tid} is a {fmt}; this is for the EPC.")
+    data = await body(request, model)
+    fields = {k: v for k, v in data.model_dump().items() if v is not None}
+    record = stamp(principal, {"type": kind, **fields})
+    seq, replayed = await write(request, tid, [record])
+    stored = await services(request).store.record(tid, seq)
+    return written(seq, replayed, {"record": stored})
+
+
+async def advance_stage(request: Request) -> Response:
+    """TD: start the next stage (EPC 2009: quarter-finals, semi-finals, finals, complete)."""
+    return await _one(request, StageIn, "stage_advanced")
+
+
+async def set_pairs(request: Request) -> Response:
+    """TD: the quarter-final partners by seed (EPC 2009, EPC Quarter-Finals)."""
+    return await _one(request, PairsIn, "pairs_set")
+
+
+async def register(request: Request) -> Response:
+    """TD: a qualifier or stand-by re-registered for a round (EPC 2009, EPC Quarter-Finals)."""
+    return await _one(request, RegistrationIn, "registered")
+
+
+async def start_round(request: Request) -> Response:
+    """TD: a quarter-final round's deadline passed; vacancies are filled."""
+    return await _one(request, RoundIn, "round_started")
+
+
+async def playoff(request: Request) -> Response:
+    """TD: the order of tied players after their play-off, best first."""
+    return await _one(request, PlayoffIn, "playoff_recorded")
+
+
+async def close(request: Request) -> Response:
+    """TD: close Classic or Kids qualifying now (EPC 2009, EPC Classic Tournament; Kids)."""
+    return await _one(request, CloseIn, "qualifying_closed")
+
+
+async def fault(request: Request) -> Response:
+    """TD: a Classic machine fault (EPC 2009, EPC Classic Tournament)."""
+    return await _one(request, FaultIn, "machine_fault")
+
+
+def _page(public: bool) -> Any:
+    async def page(request: Request) -> Response:
+        tournament = tournament_or_none(request)
+        if tournament is None:
+            return not_found(request)
+        config = {"tournament": tournament["id"], "public": public}
+        return render(request, "epc_stages.html", tournament=tournament, config=config)
+
+    return page
+
+
+routes = [
+    Route("/api/t/{tournament}/epc/stage", advance_stage, methods=["POST"]),
+    Route("/api/t/{tournament}/epc/pairs", set_pairs, methods=["POST"]),
+    Route("/api/t/{tournament}/epc/registrations", register, methods=["POST"]),
+    Route("/api/t/{tournament}/epc/rounds", start_round, methods=["POST"]),
+    Route("/api/t/{tournament}/epc/playoffs", playoff, methods=["POST"]),
+    Route("/api/t/{tournament}/epc/close", close, methods=["POST"]),
+    Route("/api/t/{tournament}/epc/faults", fault, methods=["POST"]),
+    Route("/t/{tournament}/stages", _page(public=False), methods=["GET"]),
+    Route("/t/{tournament}/epc", _page(public=True), methods=["GET"]),
+]
