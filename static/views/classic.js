@@ -1,0 +1,70 @@
+/* The EPC Classic on the hall display (EPC 2009, EPC Classic Tournament): who holds each of the
+ * eight machines and by how much, then the two semi-finals and the final. View "classic". */
+(function () {
+  "use strict";
+  const B = window.Backglass;
+  const el = B.el;
+
+  function leadText(views, place, kind) {
+    if (!place.runner_up) return place.player ? "no one else yet" : "";
+    const other = B.player(views, place.runner_up).name;
+    if (kind === "ratio") return "×" + B.fmt.points(place.lead) + " over " + other;
+    return "+" + B.fmt.score(place.lead) + " over " + other;
+  }
+
+  function board(views, doc) {
+    const K = B.epc;
+    const places = Object.entries(doc.places || {}).sort((a, b) => Number(a[0]) - Number(b[0]));
+    const faults = doc.faults || {};
+    const rows = places.map(([slot, place]) =>
+      el(
+        "div",
+        { class: "epc-row" + (place.player && doc.closed ? " epc-up" : ""), dataset: { slot: slot } },
+        el("span", { class: "place" }, slot),
+        el("span", { class: "machine" }, K.machineName(views, place.machine)),
+        place.player ? K.who(views, place.player) : el("span", { class: "none" }, "no score yet"),
+        el("span", { class: "score" }, place.score === undefined ? "" : B.fmt.score(place.score)),
+        el("span", { class: "lead" }, leadText(views, place, doc.lead))
+      )
+    );
+    const notes = Object.entries(faults).map(([machine, f]) =>
+      el(
+        "div",
+        { class: "epc-note warn" },
+        K.machineName(views, machine) +
+          (f.action === "replace"
+            ? " replaced by " + K.machineName(views, f.replacement) + (f.free_games ? "; free game for " + f.free_games.join(", ") : "")
+            : " closed after a fault; its scores stand")
+      )
+    );
+    const meta = doc.closed ? "qualifying closed · qualifiers" : "qualifying open · leaders now";
+    return K.panel("Classic qualifiers", meta, [...rows, ...notes], "epc-slot");
+  }
+
+  function label(place) {
+    return place <= 2 ? [B.epc.ordinal(place), "epc-up"] : [B.epc.ordinal(place), ""];
+  }
+
+  B.displayViews.classic = {
+    title: "Classic",
+    pages(views) {
+      if (!views.classic) return [];
+      const pages = [{ key: "board" }];
+      if (views["classic/games"]) pages.push({ key: "games" });
+      return pages;
+    },
+    render(page, views) {
+      B.epc.ensureStyle();
+      if (page.key === "board") return el("div", { class: "epc-big" }, board(views, views.classic));
+      const games = Object.values((views["classic/games"] || {}).games || {}).sort((a, b) => a.order - b.order);
+      return el(
+        "div",
+        { class: "epc-panels epc-big", style: "--panels: " + Math.min(games.length, 3) },
+        games.map((game) => {
+          const machines = game.machine ? B.epc.machineName(views, game.machine) : game.machines ? "on " + game.machines.map((m) => B.epc.machineName(views, m)).join(" / ") : "";
+          return B.epc.gamePanel(views, game, label, machines);
+        })
+      );
+    },
+  };
+})();

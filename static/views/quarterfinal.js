@@ -1,0 +1,144 @@
+/* EPC quarter-finals on the hall display (EPC 2009, EPC Quarter-Finals): the pairs with their
+ * machines and running points, each machine's table (the better of two games, ranking points),
+ * and the quarter-final table with the top 8 marked for the semi-finals. View "quarterfinal". */
+(function () {
+  "use strict";
+  const B = window.Backglass;
+  const el = B.el;
+  const ROWS_PER_COLUMN = 17;
+
+  function qf(views) {
+    return views.quarterfinal || null;
+  }
+
+  /* The player of a seed: who plays it once their round started, else the qualifier. */
+  function seatOf(doc, seed) {
+    const s = (doc.seeds || {})[seed] || {};
+    return { number: s.player || s.qualifier, seat: s };
+  }
+
+  function pairCard(views, doc, key, pair) {
+    const K = B.epc;
+    const rows = pair.seeds.map((seed) => {
+      const { number, seat } = seatOf(doc, seed);
+      if (!number) return el("div", { class: "epc-row epc-empty" }, "Seed " + seed + ": vacant");
+      const row = (doc.rows || {})[number] || {};
+      const started = doc.round >= (seat.group === "B" ? 1 : 2);
+      const tag = seat.replaced
+        ? el("span", { class: "epc-tag warn" }, "for " + seat.qualifier)
+        : !started && seat.registered
+          ? el("span", { class: "epc-tag good" }, "here")
+          : null;
+      return el(
+        "div",
+        { class: "epc-row", dataset: { player: number } },
+        el("span", { class: "seed" }, seed),
+        K.who(views, number, tag),
+        el("span", { class: "note" }, (row.games || 0) + "/6"),
+        el("span", { class: "points" }, B.fmt.points(row.total || 0))
+      );
+    });
+    const machines = pair.machines.map((m) => K.machineName(views, m)).join(" · ");
+    return K.panel("Pair " + key, machines, rows, "epc-pair");
+  }
+
+  function machineColumn(views, id, rows, from, to) {
+    const K = B.epc;
+    const body = rows.slice(from, to).map(([number, row]) =>
+      el(
+        "div",
+        { class: "epc-row", dataset: { player: number } },
+        el("span", { class: "place" }, row.place),
+        K.who(views, number),
+        el("span", { class: "score" }, B.fmt.score(row.score), row.games < 2 ? el("span", { class: "epc-tag" }, "1 of 2") : null),
+        el("span", { class: "points" }, B.fmt.points(row.points))
+      )
+    );
+    if (rows.length === 0) body.push(el("div", { class: "epc-row epc-empty" }, "No games yet"));
+    const part = rows.length > to - from && from > 0 ? " (cont.)" : "";
+    const doc = views["quarterfinal/" + id] || {};
+    return K.panel(K.machineName(views, id) + part, (doc.games || 0) + " games", body);
+  }
+
+  function tableColumn(views, rows, from, to) {
+    const K = B.epc;
+    return K.panel(
+      "Quarter-final table",
+      from > 0 ? "places " + (from + 1) + "–" + Math.min(to, rows.length) : "top 8 to the semi-finals",
+      rows.slice(from, to).map(([number, row]) =>
+        el(
+          "div",
+          {
+            class: "epc-row" + (row.band === "semifinal" ? " epc-up" : row.band === "playoff" ? " epc-down" : ""),
+            dataset: { player: number },
+          },
+          el("span", { class: "place" }, row.place),
+          K.who(views, number, el("span", { class: "epc-tag" }, "seed " + row.seed)),
+          el("span", { class: "note" }, (row.games || 0) + "/6"),
+          el("span", { class: "points" }, B.fmt.points(row.total))
+        )
+      )
+    );
+  }
+
+  function sortedRows(rows) {
+    return Object.entries(rows || {}).sort(
+      ([pa, a], [pb, b]) => (a.place || 1e9) - (b.place || 1e9) || B.byNumber(pa, pb)
+    );
+  }
+
+  B.displayViews.quarterfinal = {
+    title: "Quarter-finals",
+    pages(views) {
+      const doc = qf(views);
+      if (!doc) return [];
+      const pages = [{ key: "pairs", kind: "pairs", count: 1 }];
+      const ids = Object.entries(doc.machines || {}).sort((a, b) => a[1].order - b[1].order).map(([id]) => id);
+      const columns = [];
+      for (const id of ids) {
+        const rows = sortedRows((views["quarterfinal/" + id] || {}).rows);
+        for (let at = 0; at < Math.max(rows.length, 1); at += ROWS_PER_COLUMN) {
+          columns.push({ id: id, from: at, to: at + ROWS_PER_COLUMN });
+        }
+      }
+      for (let at = 0; at < columns.length; at += 4) {
+        pages.push({ key: "machines-" + at / 4, kind: "machines", columns: columns.slice(at, at + 4), count: 4 });
+      }
+      const table = sortedRows(doc.rows);
+      const parts = [];
+      for (let at = 0; at < table.length; at += ROWS_PER_COLUMN) parts.push({ from: at, to: at + ROWS_PER_COLUMN });
+      for (let at = 0; at < parts.length; at += 2) {
+        pages.push({ key: "table-" + at / 2, kind: "table", columns: parts.slice(at, at + 2), count: 2 });
+      }
+      return pages;
+    },
+    render(page, views) {
+      B.epc.ensureStyle();
+      const doc = qf(views) || {};
+      if (page.kind === "pairs") {
+        const pairs = Object.entries(doc.pairs || {}).sort(
+          (a, b) => (a[1].group === b[1].group ? a[1].order - b[1].order : a[1].group === "B" ? -1 : 1)
+        );
+        const items = [];
+        let group = null;
+        for (const [key, pair] of pairs) {
+          if (pair.group !== group) {
+            group = pair.group;
+            const round = group === "B" ? 1 : 2;
+            const state = doc.round >= round ? "playing" : "re-registration open";
+            items.push(el("div", { class: "epc-group-title" }, "Group " + group + " · round " + round + " · " + state));
+          }
+          items.push(pairCard(views, doc, key, pair));
+        }
+        return el("div", { class: "epc-pairs" }, items);
+      }
+      if (page.kind === "machines") {
+        return page.columns.map((c) =>
+          el("div", { class: "column" }, machineColumn(views, c.id, sortedRows((views["quarterfinal/" + c.id] || {}).rows), c.from, c.to))
+        );
+      }
+      const rows = sortedRows(doc.rows);
+      return page.columns.map((c) => el("div", { class: "column" }, tableColumn(views, rows, c.from, c.to)));
+    },
+  };
+})();
