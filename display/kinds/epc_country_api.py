@@ -1,0 +1,254 @@
+"""HTTP endpoints of the Country Competition (``/api/t/{tid}/country/...``); each writes records
+through ``display.api.write`` (validated against the live state, appended at V+1, Idempotency-Key
+honoured). Bodies and answers are listed in ``display.kinds.epc_country``'s docstring.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from display import api as core
+from display.errors import ApiError
+from display.schemas import Body, Id, Name
+from scoring.epc_country import finalists
+from scoring.errors import EntryNotAllowed
+
+KIND_NAME = "epc_country"
+Text = Annotated[str, Field(max_length=200)]
+
+
+class Raw(BaseModel):
+    """Any JSON object, to choose between one team and ``{"teams": [...]}``."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class TeamIn(Body):
+    """A team: ``seed`` 1..20 for the draw, absent for a reserve team; ``players`` by name."""
+
+    id: Id
+    name: Name
+    seed: int | None = Field(None, ge=1, le=1000)
+    players: list[Name] = Field(min_length=1, max_length=8)
+
+
+class TeamsIn(Body):
+    teams: list[TeamIn] = Field(min_length=1, max_length=200)
+
+
+class ReplacementIn(Body):
+    """A reserve team takes a withdrawn team's seed and group."""
+
+    withdrawn: Id
+    reserve: Id
+    reason: Text = ""
+
+
+class CountryMachineIn(Body):
+    id: Id
+    name: Name
+    four_ball: bool = False
+
+
+class CountryMachinesIn(Body):
+    machines: list[CountryMachineIn] = Field(min_length=1, max_length=100)
+
+
+class ScoreLine(Body):
+    team: Id
+    player: Annotated[str, Field(max_length=80)] = ""
+    score: Any = Field(description="whole number, 0 … 9007199254740991")
+
+
+class GameIn(Body):
+    machine: Id
+    scores: list[ScoreLine] = Field(min_length=1, max_length=8)
+
+
+class GamesIn(Body):
+    """One match's games: one machine, or both at once (written together or not at all)."""
+
+    fixture: Annotated[str, Field(min_length=1, max_length=40)]
+    games: list[GameIn] = Field(min_length=1, max_length=2)
+
+
+class FourBallIn(Body):
+    team: Id
+    machine: Id
+    score: Any = Field(description="whole number, 0 … 9007199254740991")
+
+
+class PenaltyIn(Body):
+    """``late`` (a match; ``minutes`` after the call) or ``slam_tilt`` (a match, or without
+    ``fixture`` the team's 4-ball game)."""
+
+    type: Literal["late", "slam_tilt"]
+    team: Id
+    fixture: Annotated[str, Field(min_length=1, max_length=40)] | None = None
+    minutes: int | None = Field(None, ge=0, le=100_000)
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class PlayoffScore(Body):
+    team: Id
+    score: Any = Field(description="whole number, 0 … 9007199254740991")
+
+
+class PlayoffIn(Body):
+    """A play-off game between tied teams; ``stage`` defaults to the stage now on."""
+
+    stage: Literal["qualifying", "final"] | None = None
+    scores: list[PlayoffScore] = Field(min_length=2, max_length=20)
+    machine: Id | None = None
+
+
+class StageIn(Body):
+    stage: Literal["final", "complete"]
+
+
+class VoidIn(Body):
+    seq: int = Field(ge=1)
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+def country(request: Request) -> Any:
+    """The path's live tournament if it runs the Country Competition, else ApiError 404."""
+    live = core.live_or_404(request)
+    if getattr(live.kind, "name", None) != KIND_NAME:
+        raise ApiError(
+            404, "not_country", f"{live.id} is not an EPC Country Competition tournament."
+        )
+    return live
+
+
+async def _write(
+    request: Request, td_only: bool, records: list[dict[str, Any]], payload: dict[str, Any]
+) -> Response:
+    live = country(request)
+    principal = await core.signed_in(request, live.id, td_only=td_only)
+    stamped = [core.stamp(principal, r) for r in records]
+    seq, replayed = await core.write(request, live.id, stamped)
+    return core.written(seq, replayed, payload)
+
+
+async def add_teams(request: Request) -> Response:
+    country(request)
+    raw = await core.body(request, Raw)
+    teams = (
+        TeamsIn.model_validate(raw.model_extra).teams
+        if "teams" in (raw.model_extra or {})
+        else [TeamIn.model_validate(raw.model_extra)]
+    )
+    records = [
+        {
+            "type": "team_added",
+            "team": t.model_dump(exclude_none=True),
+            "reserve": t.seed is None,
+        }
+        for t in teams
+    ]
+    return await _write(request, True, records, {"teams": [t.id for t in teams]})
+
+
+async def replace_team(request: Request) -> Response:
+    country(request)
+    data = await core.body(request, ReplacementIn)
+    record = {"type": "team_replaced", **data.model_dump()}
+    return await _write(request, True, [record], {"withdrawn": data.withdrawn})
+
+
+async def add_machines(request: Request) -> Response:
+    country(request)
+    data = await core.body(request, (CountryMachineIn, CountryMachinesIn))
+    machines = data.machines if isinstance(data, CountryMachinesIn) else [data]
+    records = [{"type": "machine_added", "machine": m.model_dump()} for m in machines]
+    return await _write(request, True, records, {"machines": [m.id for m in machines]})
+
+
+async def record_games(request: Request) -> Response:
+    country(request)
+    data = await core.body(request, GamesIn)
+    records = [
+        {
+            "type": "match_game_recorded",
+            "fixture": data.fixture,
+            "machine": g.machine,
+            "scores": [s.model_dump() for s in g.scores],
+        }
+        for g in data.games
+    ]
+    return await _write(request, False, records, {"fixture": data.fixture})
+
+
+async def record_four_ball(request: Request) -> Response:
+    country(request)
+    data = await core.body(request, FourBallIn)
+    record = {"type": "four_ball_recorded", **data.model_dump()}
+    return await _write(request, False, [record], {"team": data.team})
+
+
+async def record_penalty(request: Request) -> Response:
+    country(request)
+    data = await core.body(request, PenaltyIn)
+    record: dict[str, Any] = {"type": f"{data.type}_recorded", "team": data.team}
+    if data.fixture is not None:
+        record["fixture"] = data.fixture
+    if data.type == "late":
+        if data.minutes is None:
+            raise ApiError(422, "invalid_request", "Say how many minutes late the team was.")
+        record["minutes"] = data.minutes
+    record["reason"] = data.reason
+    return await _write(request, True, [record], {"team": data.team})
+
+
+async def record_playoff(request: Request) -> Response:
+    live = country(request)
+    data = await core.body(request, PlayoffIn)
+    stage = data.stage or ("final" if live.state.stage != "qualifying" else "qualifying")
+    record: dict[str, Any] = {
+        "type": "playoff_recorded",
+        "stage": stage,
+        "scores": [s.model_dump() for s in data.scores],
+    }
+    if data.machine is not None:
+        record["machine"] = data.machine
+    return await _write(request, False, [record], {"stage": stage})
+
+
+async def advance_stage(request: Request) -> Response:
+    live = country(request)
+    data = await core.body(request, StageIn)
+    record: dict[str, Any] = {"type": "stage_advanced", "stage": data.stage}
+    payload: dict[str, Any] = {"stage": data.stage}
+    table = live.state.derived.qualifying
+    if data.stage == "final" and table is not None and live.state.stage == "qualifying":
+        with contextlib.suppress(EntryNotAllowed):  # the record is then refused with the reason
+            record["finalists"] = payload["finalists"] = [f.team for f in finalists(table)]
+    return await _write(request, True, [record], payload)
+
+
+async def void_record(request: Request) -> Response:
+    country(request)
+    data = await core.body(request, VoidIn)
+    record = {"type": "record_voided", "seq": data.seq, "reason": data.reason}
+    return await _write(request, True, [record], {"voided": data.seq})
+
+
+PREFIX = "/api/t/{tournament}/country"
+routes: list[BaseRoute] = [
+    Route(f"{PREFIX}/teams", add_teams, methods=["POST"]),
+    Route(f"{PREFIX}/replacements", replace_team, methods=["POST"]),
+    Route(f"{PREFIX}/machines", add_machines, methods=["POST"]),
+    Route(f"{PREFIX}/games", record_games, methods=["POST"]),
+    Route(f"{PREFIX}/four-ball", record_four_ball, methods=["POST"]),
+    Route(f"{PREFIX}/penalties", record_penalty, methods=["POST"]),
+    Route(f"{PREFIX}/playoffs", record_playoff, methods=["POST"]),
+    Route(f"{PREFIX}/stage", advance_stage, methods=["POST"]),
+    Route(f"{PREFIX}/void", void_record, methods=["POST"]),
+]

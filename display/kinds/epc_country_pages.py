@@ -1,0 +1,47 @@
+"""Pages of the Country Competition: the team-entry page (stewards, TD) and the phones' page."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from display.pages import not_found, plugin_views, render, tournament_or_none
+
+PHONE_VIEWS = ("country_groups", "four_ball", "country_final")
+
+
+def _country(request: Request) -> dict[str, object] | None:
+    tournament = tournament_or_none(request)
+    if tournament is None or tournament.get("format") != "epc-country":
+        return None
+    return tournament
+
+
+async def team_entry(request: Request) -> Response:
+    """Stewards and the TD enter a match's two machines, a 4-ball game or a play-off; the TD also
+    records penalties, voids and advances the stage (EPC 2009, EPC Country Competition)."""
+    tournament = _country(request)
+    if tournament is None:
+        return not_found(request)
+    config = {"tournament": tournament["id"]}
+    return render(request, "country_entry.html", tournament=tournament, config=config)
+
+
+async def phones(request: Request) -> Response:
+    """The teams' page for phones: groups, matches, the 4-ball board and the final; ``team``
+    highlights one team."""
+    tournament = _country(request)
+    if tournament is None:
+        return not_found(request)
+    config = {"tournament": tournament["id"], "team": request.query_params.get("team")}
+    plugins = [f"views/{name}.js" for name in PHONE_VIEWS if name in plugin_views()]
+    return render(
+        request, "country_phone.html", tournament=tournament, config=config, plugins=plugins
+    )
+
+
+routes: list[BaseRoute] = [
+    Route("/t/{tournament}/team-entry", team_entry, methods=["GET"]),
+    Route("/t/{tournament}/country", phones, methods=["GET"]),
+]
