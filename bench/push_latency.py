@@ -909,7 +909,8 @@ def report(results: dict[str, Any]) -> str:
     ]
     for n, r in results["latency"].items():
         ours, bare = r["ours"], r.get("bare")
-        eff = r.get("efficiency", {}).get("spread_p50", float("nan"))
+        eff = r.get("efficiency", {}).get("spread_p50")
+        eff = float("nan") if eff is None else eff  # NaN is null in the JSON
         lines.append(
             f"{n:>7} | {_pp(ours['ack_ms'])} | {_pp(ours['first_ms'])} | {_pp(ours['spread_ms']):>15} "
             f"{_pp(bare['spread_ms']) if bare else '-':>13} {eff:>5.2f} | "
@@ -924,6 +925,14 @@ def report(results: dict[str, Any]) -> str:
         "   process divided by the pushes (server = the Backglass process, redis = its embedded",
         "   redis-server, clients = the client process, bare srv = the bare server per trigger).",
     ]
+    for n, r in results["latency"].items():
+        clients_ms, bare_ms = r["ours"]["cpu_ms_per_push"]["clients"], r["bare"]["e2e_ms"]["p50"]
+        if int(n) > 1 and clients_ms >= 0.5 * bare_ms:
+            lines.append(
+                f"   N={n}: the client process needs {clients_ms:.1f} ms CPU per push, against a "
+                f"bare p50 of {bare_ms:.1f} ms: the clients bound the bare figure, so the latency "
+                "ratio flatters us; compare the fan-out CPU below"
+            )
     for n, f in results.get("fanout_cpu", {}).items():
         lines.append(
             f"   fan-out CPU per client per push at N={n}: ours {f['ours_us_per_client']:.1f} µs, "
