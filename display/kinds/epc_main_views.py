@@ -48,8 +48,9 @@ def waiting(state: MainState) -> str:
         qf = state.quarterfinal
         assert qf is not None
         if state.round < 2:
-            group = "B (seeds 17-32)" if state.round == 0 else "A (seeds 1-16)"
-            return f"Re-registration for round {state.round + 1}, group {group}, is open."
+            size, last = state.config.group_size, state.config.quarterfinalists
+            seeds = f"B (seeds {size + 1}-{last})" if state.round == 0 else f"A (seeds 1-{size})"
+            return f"Re-registration for round {state.round + 1}, group {seeds}, is open."
         if not qf.complete:
             return "Quarter-final round 2 is being played."
         if qf.unresolved:
