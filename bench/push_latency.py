@@ -322,7 +322,9 @@ class Setup:
     """The TD's httpx client: sign in, create tournaments, read versions and views."""
 
     def __init__(self, base: str, password: str) -> None:
-        self.http = httpx.AsyncClient(base_url=base, timeout=60)
+        # adding 2000 players in one request takes the server tens of seconds (each player_added
+        # re-derives the standings), hence the long timeout
+        self.http = httpx.AsyncClient(base_url=base, timeout=600)
         self.password = password
         self.token = ""
 
@@ -666,7 +668,10 @@ class Bench:
         tid = "bench-throughput"
         fmt = opts.throughput_format
         players = opts.throughput_players
+        self.log(f"throughput: creating {fmt} with {players} players")
+        started = now()
         await self.setup.tournament(tid, fmt, players, EPC_MACHINES)
+        setup_seconds = now() - started
         rng = random.Random(opts.seed + 1)
         schedule = (ukpl_schedule if fmt == "ukpl-meeting" else _epc_many)(
             players, EPC_MACHINES, rng
@@ -738,6 +743,7 @@ class Bench:
         full_seconds = [per_second.get(s, 0) for s in range(int(elapsed))]
         return {
             "format": fmt,
+            "setup_seconds": setup_seconds,
             "players": players,
             "machines": EPC_MACHINES,
             "clients": n,
@@ -944,7 +950,8 @@ def report(results: dict[str, Any]) -> str:
         lines += [
             "",
             f"3. Sustained pushes: {t['format']} {t['players']} players x {t['machines']} machines, "
-            f"{t['pushers']} pushers in flight, {t['clients']} clients connected",
+            f"{t['pushers']} pushers in flight, {t['clients']} clients connected "
+            f"(creating it took {t.get('setup_seconds', float('nan')):.1f} s)",
             f"   {t['pushes_per_second']:.0f} pushes/s over {t['seconds']:.1f} s "
             f"({t['pushes_ok']} ok, {t['pushes_failed']} failed; per second min {t['per_second_min']}"
             f" max {t['per_second_max']}); ack p50 {t['ack_ms']['p50']:.1f} ms p99 "
