@@ -91,6 +91,9 @@ class Replica:
         change = live.apply(batch)
         if change is None:
             return
+        observe = getattr(live.kind, "observe", None)
+        if observe is not None:  # a kind that follows other tournaments (the UKPL season)
+            observe(self, tid)
         self.applied_at[tid] = time.time()
         self._pending.setdefault(tid, []).append(change)
         if tid not in self._flush_at:

@@ -1,31 +1,220 @@
-"""Placeholder for the `ukpl` kind (being built); runs no format yet."""
+"""The ``ukpl`` kind: a UK Pinball League meeting ("ukpl-meeting") with its region and season,
+adjustments, machine faults and multiplayer games. It wraps the ``machines`` kind: the counting
+meeting is that kind's ``HallTournament`` and its records (players, machines, the hall's queues,
+machine status, corrections) go through it; this kind decides which games count
+(``display.ukpl_state``).
+
+Settings: the meeting format's (``ties``, ``bonus``, ``no_score``), the hall's (``hall``) and the
+UKPL ones of ``display.ukpl_records`` (``region``, ``season``, ``meet``, ``held``,
+``disqualified``, ``escalation`` and the season table's ``counted``, ``qualifiers``, ...).
+
+| record                     | fields (all: by, at)                              | UKPL      |
+|----------------------------|---------------------------------------------------|-----------|
+| player_added               | player {number, name, guest, region?}             | 1C, 3C    |
+| score_recorded             | player, machine, score                            | 3A, 6C    |
+| multiplayer_game_recorded  | machine, scores [{player, score}] (2-6 players)   | 2F        |
+| jackpot_adjusted           | player, machine, awarded [values], agreed, reason | 2E        |
+| extra_ball_penalty         | player, machine, last_ball, kept_playing, reason  | 7C        |
+| slam_tilt                  | player, machine, reason                           | 7D        |
+| penalty                    | player, level, machine?, reason                   | 7A        |
+| fault_replay               | player, machine, reason                           | 6A, 6C(2) |
+| fault_one_ball             | player, machine, reason                           | 6C(1)     |
+| machine_status_changed     | machine, status "replaced", replacement, note     | 6A        |
+| adjustment_withdrawn       | adjustment (its seq), reason                      |           |
+| season_results_imported    | meet, held?, rows [{player, name?, position?,     | 3E        |
+|                            | meet_total?, league_points}]                      |           |
+| season_results_removed     | meet, reason                                      |           |
+| season_meeting_linked      | tournament, version, a meeting's summary          | 3E, 7A    |
+|                            | (``display.ukpl_season_view``), or left: true     |           |
+
+Other records (machine_added, settings_changed, the hall's queue_*, machine_status_changed,
+score_corrected, score_voided, player_withdrawn) are the machines kind's. A machine replaced
+through the hall is this kind's substitution (6A: its games are replayed on the substitute).
+
+Every game stays in the log; an adjustment changes what counts, never the record of the game. A
+fault recorded first lets the player's next game on that machine in (the replay, or the one ball
+of a new game); until it is played the original game counts (``scoring.ukpl_games``). Views: the
+machines kind's plus ``adjustments`` and ``season`` (``display.ukpl_views``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from starlette.routing import BaseRoute
 
+from display import ukpl_records as rec
+from display import ukpl_state as st
+from display.kinds.base import EVERY_VIEW
+from display.kinds.machines import MACHINES
+from display.ukpl_state import Outside, Registration, UkplState
+from scoring import FORMATS
+from scoring.errors import EntryNotAllowed
+from scoring.model import Entry
+from scoring.ukpl_games import check_group
+from scoring.ukpl_region import is_guest
 
-class Pending:
+FORMAT = "ukpl-meeting"
+SEASON_RECORDS = ("season_results_imported", "season_results_removed")
+
+
+class UkplKind:
+    """Records of a "ukpl-meeting" -> ``UkplState`` -> views (module docstring)."""
+
     name = "ukpl"
-    routes: Sequence[BaseRoute] = ()
+
+    @property
+    def routes(self) -> Sequence[BaseRoute]:
+        from display import ukpl_api, ukpl_pages  # they import display.api, which imports kinds
+
+        return (*ukpl_api.routes, *ukpl_pages.routes)
 
     def formats(self) -> Iterable[str]:
-        return ()
+        return (FORMAT,)
 
-    def create(self, record: dict[str, Any]) -> Any:
-        raise NotImplementedError
+    def create(self, record: dict[str, Any]) -> UkplState:
+        meeting_settings, ours = rec.split_settings(record.get("settings") or {})
+        options = rec.parse_options(ours, str(record.get("at") or ""))
+        meeting = MACHINES.create({**record, "settings": meeting_settings})
+        settings = meeting.format.settings_dict(meeting.config)
+        return UkplState(meeting=meeting, settings=settings, options=options)
 
-    def apply(self, state: Any, seq: int, record: dict[str, Any]) -> tuple[Any, set[str]]:
-        raise NotImplementedError
+    def observe(self, replica: Any, tid: str) -> None:
+        """After records of ``tid`` were applied (called by ``display.replica``): keep the
+        season's meetings in step (``display.ukpl_season_view``)."""
+        from display import ukpl_season_view
 
-    def view_names(self, state: Any) -> Iterable[str]:
-        return ()
+        ukpl_season_view.observe(replica, tid)
 
-    def view(self, state: Any, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
-        return None
+    def apply(
+        self, state: UkplState, seq: int, record: dict[str, Any]
+    ) -> tuple[UkplState, set[str]]:
+        kind = record["type"]
+        if kind == "player_added":
+            return self._player(state, seq, record)
+        if kind == "score_recorded":
+            entry = Entry(seq, str(record["player"]), str(record["machine"]), record["score"])
+            state, every = st.add_games(state, seq, [entry], record)
+            return state, {EVERY_VIEW} if every else _game_views(entry.machine)
+        if kind == "multiplayer_game_recorded":
+            entries = [
+                Entry(seq, str(s["player"]), str(record["machine"]), s["score"])
+                for s in record["scores"]
+            ]
+            check_group(entries)
+            state, every = st.add_games(state, seq, entries, record)
+            state = replace(state, groups={**state.groups, seq: record})
+            return state, {EVERY_VIEW} if every else _game_views(entries[0].machine, "adjustments")
+        if kind in rec.DECISIONS:
+            return st.decide(state, seq, record), {EVERY_VIEW}
+        if kind == "adjustment_withdrawn":
+            return st.withdraw(state, record), {EVERY_VIEW}
+        if kind in SEASON_RECORDS:
+            return self._import(state, seq, record), {EVERY_VIEW}
+        if kind == "season_meeting_linked":
+            return self._link(state, record), {EVERY_VIEW}
+        if kind == "settings_changed":
+            return self._settings(state, seq, record["settings"]), {EVERY_VIEW}
+        return self._hall(state, seq, record)
+
+    def _player(self, state: UkplState, seq: int, record: dict[str, Any]) -> Any:
+        p = record["player"]
+        region = (str(p["region"]).strip() or None) if p.get("region") else None
+        reg = Registration(str(p["name"]), bool(p.get("guest", False)), region)
+        guest = is_guest(reg.marked, reg.region, state.options.region)
+        shown = {**record, "player": {**p, "guest": guest}}
+        meeting, touched = MACHINES.apply(state.meeting, seq, shown)
+        registered = {**state.registered, str(p["number"]): reg}
+        return replace(state, meeting=meeting, registered=registered), touched | {"season"}
+
+    def _hall(self, state: UkplState, seq: int, record: dict[str, Any]) -> Any:
+        kind = record["type"]
+        if kind in ("score_corrected", "score_voided"):
+            target = record.get("corrects", record.get("voids"))
+            if target in state.groups:
+                raise EntryNotAllowed(
+                    f"Record {target} is a multiplayer game; its scores cannot be changed one by "
+                    "one."
+                )
+        meeting, touched = MACHINES.apply(state.meeting, seq, record)
+        if kind == "machine_added":
+            machine = meeting.machines[str(record["machine"]["id"])]
+            return replace(
+                state, meeting=meeting, machines={**state.machines, machine.id: machine}
+            ), touched
+        if kind in ("score_corrected", "score_voided"):
+            return st.corrected(state, state.meeting, meeting, seq), {EVERY_VIEW}
+        if kind == "machine_status_changed" and record.get("status") == "replaced":
+            return st.substituted(replace(state, meeting=meeting), seq, record), {EVERY_VIEW}
+        return replace(state, meeting=meeting), touched
+
+    def _settings(self, state: UkplState, seq: int, changes: dict[str, Any]) -> UkplState:
+        meeting_changes, ours = rec.split_settings(changes)
+        hall = {"hall": meeting_changes.pop("hall")} if "hall" in meeting_changes else {}
+        settings = {**state.settings, **meeting_changes}
+        FORMATS[FORMAT].parse_settings(settings)  # refuse a bad meeting setting by its name
+        meeting = MACHINES.with_settings(state.meeting, hall, seq) if hall else state.meeting
+        raw = {**state.options.raw, **ours}
+        options = rec.parse_options(raw, state.options.held)  # unset, the date stays the same
+        return st.settle(replace(state, meeting=meeting, settings=settings, options=options))
+
+    def _import(self, state: UkplState, seq: int, record: dict[str, Any]) -> UkplState:
+        meet = str(record["meet"])
+        if meet == (state.options.meet or ""):
+            raise EntryNotAllowed(f"Meeting {meet} is this meeting: its results are its scores.")
+        imported = dict(state.imported)
+        if record["type"] == "season_results_removed":
+            if imported.pop(meet, None) is None:
+                raise EntryNotAllowed(f"No results of meeting {meet} were imported.")
+        else:
+            found, names = rec.imported_meet(record)
+            source = {"seq": seq, "by": record.get("by", ""), "at": record.get("at", "")}
+            imported[meet] = Outside(found, names, source)
+        return st.settle(replace(state, imported=imported))
+
+    def _link(self, state: UkplState, record: dict[str, Any]) -> UkplState:
+        tid, version = str(record["tournament"]), int(record["version"])
+        known = state.linked.get(tid)
+        if known is not None and int(known.source["version"]) >= version:
+            raise EntryNotAllowed(f"Meeting {tid} is already linked at version {version} or later.")
+        linked = dict(state.linked)
+        if record.get("left"):
+            linked.pop(tid, None)
+        else:
+            found, names = rec.linked_meet(record)
+            payload = {k: v for k, v in record.items() if k not in ("version", "by", "at", "type")}
+            linked[tid] = Outside(found, names, {"tournament": tid, "version": version}, payload)
+        return st.settle(replace(state, linked=linked))
+
+    def view_names(self, state: UkplState) -> Iterable[str]:
+        yield from MACHINES.view_names(state.meeting)
+        yield "adjustments"
+        if state.options.linked or state.imported:
+            yield "season"
+
+    def view(self, state: UkplState, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
+        from display import ukpl_views
+
+        if name == "adjustments":
+            return ukpl_views.adjustments_view(state)
+        if name == "season":
+            has = state.options.linked or state.imported
+            return ukpl_views.season_view(state, meta) if has else None
+        doc = MACHINES.view(state.meeting, meta, name)
+        if doc is not None and name == "tournament":
+            doc["settings"] = ukpl_views.compact({**doc["settings"], **state.options.shown()})
+        if doc is not None and name == "players":
+            for number, row in doc.items():
+                region = state.registered[number].region
+                if region is not None:
+                    row["region"] = region
+        return doc
 
 
-KIND = Pending()
+def _game_views(machine: str, *more: str) -> set[str]:
+    return {f"machine/{machine}", "standings", "queues", "season", *more}
+
+
+KIND = UkplKind()

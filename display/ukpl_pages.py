@@ -1,0 +1,47 @@
+"""UKPL meeting pages: the TD's adjustments page and the players' season table.
+
+``/t/{t}/adjust``: a TD signs in and records adjustments with who and why (UKPL 2E, 6A, 6C,
+7A-7D), multiplayer games (2F), past meetings' results (3E), and withdraws a wrong one; the page
+follows the meeting live. ``/t/{t}/season``: the region's season table on a phone (3E-3G).
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from display.pages import not_found, render, services, tournament_or_none
+from display.ukpl_state import UkplState
+
+
+def meeting_or_none(request: Request) -> dict[str, object] | None:
+    """The summary of the path's tournament if it is a UKPL meeting, else None."""
+    tournament = tournament_or_none(request)
+    if tournament is None:
+        return None
+    live = services(request).replica.tournaments[tournament["id"]]
+    return tournament if isinstance(live.state, UkplState) else None
+
+
+async def adjust_page(request: Request) -> Response:
+    tournament = meeting_or_none(request)
+    if tournament is None:
+        return not_found(request)
+    config = {"tournament": tournament["id"]}
+    return render(request, "ukpl_adjust.html", tournament=tournament, config=config)
+
+
+async def season_page(request: Request) -> Response:
+    """The season table for phones; ``player``: open that player's line."""
+    tournament = meeting_or_none(request)
+    if tournament is None:
+        return not_found(request)
+    config = {"tournament": tournament["id"], "player": request.query_params.get("player")}
+    return render(request, "ukpl_season.html", tournament=tournament, config=config)
+
+
+routes = [
+    Route("/t/{tournament}/adjust", adjust_page, methods=["GET"]),
+    Route("/t/{tournament}/season", season_page, methods=["GET"]),
+]

@@ -1,0 +1,168 @@
+"""The season across meetings: keep every UKPL meeting of a region and season on this server
+holding the others' results, so each shows the region's season table beside its own meeting.
+
+Views must be a function of a tournament's own log (clients resume by version; a view that
+changed without a new version would never reach a client that was away). So another meeting's
+results enter a meeting's log as a record: ``season_meeting_linked`` carries a summary of one
+meeting (``summary``: its region players' league points, its guests, the penalties given there,
+the date held and its season settings). The kind's ``observe`` hook (called by the replica after
+a meeting's records were applied) compares each summary with what the other meetings of the
+season last linked and, when they differ, appends the new summary to them; a meeting that left
+the season (its region or season changed) gets ``left: true`` in the others.
+
+Every server process runs this; the records are appended by compare-and-append with an
+idempotency key per (meeting, version, summary), so two processes linking the same change write
+it once, and a process that lags behind sees the newer link and stops. Linking stops when every
+summary is in place, so meetings never echo each other. By ``server:season``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import weakref
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+
+from display.store import IdempotencyMismatch, Record, VersionConflict
+from display.ukpl_state import UkplState
+from scoring.errors import ScoringError
+from scoring.ukpl_season import SeasonConfig, meet_from_standings
+
+log = logging.getLogger(__name__)
+
+BY = "server:season"
+ATTEMPTS = 5
+
+_tasks: weakref.WeakKeyDictionary[Any, asyncio.Task[None]] = weakref.WeakKeyDictionary()
+_dirty: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+
+
+def season_key(state: Any) -> tuple[str, str] | None:
+    """(region, season) compared without case, or None for a meeting outside any season."""
+    if not isinstance(state, UkplState) or not state.options.linked:
+        return None
+    return (str(state.options.region).casefold(), str(state.options.season).casefold())
+
+
+def summary(tid: str, state: UkplState) -> dict[str, Any]:
+    """What the other meetings of the season need of meeting ``tid``: its id, region, season,
+    date, season settings, results (league points exact, as text) and penalties (UKPL 3E, 7A)."""
+    meet = state.options.meet or tid
+    players = state.meeting.players
+    results = []
+    for result in meet_from_standings(meet, state.meeting.standings, players).results:
+        row: dict[str, Any] = {"player": result.player, "total": str(result.meet_total)}
+        if result.league_points is not None:
+            row["points"] = str(result.league_points)
+        if result.position is not None:
+            row["place"] = result.position
+        if result.player in players:
+            row["name"] = players[result.player].name
+        results.append(row)
+    penalties = [
+        {"player": p.player, "level": p.level, "machine": p.machine, "by": p.by, "reason": p.reason}
+        for p in state.own_penalties(meet)
+    ]
+    config = state.options.season_config
+    return {
+        "tournament": tid,
+        "meet": meet,
+        "region": state.options.region,
+        "season": state.options.season,
+        "held": state.options.held,
+        "settings": {k: getattr(config, k) for k in sorted(SeasonConfig.__dataclass_fields__)},
+        "results": results,
+        "penalties": [{k: v for k, v in p.items() if v is not None} for p in penalties],
+    }
+
+
+def needed(replica: Any, changed: set[str]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(target, source, payload) links missing after ``changed`` meetings changed: each changed
+    meeting's summary in its siblings, and its siblings' summaries in it."""
+    meetings = {
+        t: live for t, live in replica.tournaments.items() if isinstance(live.state, UkplState)
+    }
+    for tid in changed & set(meetings):
+        for other in meetings:
+            if other != tid:
+                yield from _pair(meetings, tid, other)
+                yield from _pair(meetings, other, tid)
+
+
+def _pair(
+    meetings: dict[str, Any], source: str, target: str
+) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    state, have = meetings[source].state, meetings[target].state.linked.get(source)
+    same = season_key(state) is not None and season_key(state) == season_key(meetings[target].state)
+    if same:
+        payload = summary(source, state)
+        if have is None or dict(have.payload) != payload:
+            yield target, source, payload
+    elif have is not None:
+        yield target, source, {"tournament": source, "left": True}
+
+
+def observe(replica: Any, tid: str) -> None:
+    """The replica applied records of meeting ``tid``: link what changed, in the background."""
+    if next(needed(replica, {tid}), None) is None:
+        return
+    _dirty.setdefault(replica, set()).add(tid)
+    task = _tasks.get(replica)
+    if task is None or task.done():
+        _tasks[replica] = asyncio.get_running_loop().create_task(_sync(replica), name="ukpl-season")
+
+
+async def _sync(replica: Any) -> None:
+    try:
+        while _dirty.get(replica):
+            changed = _dirty.pop(replica)
+            for target, source, payload in list(needed(replica, changed)):
+                await _link(replica, target, source, payload)
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:  # Redis away: the next change of the meeting tries again
+        log.warning("ukpl season: linking stopped: %s", exc)
+
+
+async def _link(replica: Any, target: str, source: str, payload: dict[str, Any]) -> None:
+    fingerprint = hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+    async with replica.write_lock(target):
+        for _ in range(ATTEMPTS):
+            live, version = replica.tournaments[target], replica.tournaments[source].version
+            have = live.state.linked.get(source)
+            if have is None and payload.get("left"):
+                return
+            if have is not None and (
+                have.source["version"] >= version or dict(have.payload) == payload
+            ):
+                return  # another process, or this one, linked it meanwhile
+            record = {
+                "type": "season_meeting_linked",
+                **payload,
+                "version": version,
+                "by": BY,
+                "at": datetime.now(UTC).isoformat(timespec="milliseconds"),
+            }
+            try:
+                live.kind.apply(live.state, live.version + 1, record)
+            except ScoringError as exc:
+                log.warning("ukpl season: %s refused the results of %s: %s", target, source, exc)
+                return
+            key = f"season-{source}-{version}-{fingerprint[:16]}"
+            try:
+                done = await replica.store.append(target, live.version, [record], key, fingerprint)
+            except VersionConflict as conflict:
+                await replica.wait_for(target, conflict.version)
+                continue
+            except IdempotencyMismatch:
+                return
+            if done.replayed:
+                await replica.wait_for(target, done.seq)
+            else:
+                replica.ingest(target, [Record(done.seq, record)])
+            return
