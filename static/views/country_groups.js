@@ -1,0 +1,309 @@
+/* EPC Country Competition: group tables, the qualifying table and the group matches (display plugin
+ * "country_groups"; the phones' page /t/{tid}/country draws the same blocks in one column).
+ * Reads views "teams", "country/groups" and "country/fixtures" (display/kinds/epc_country_views.py).
+ * Pages: groups (each group's teams: match points, 4-ball points, total, overall place), the
+ * qualifying table (all teams, the six finalists above the line), the group matches with results.
+ */
+(function () {
+  "use strict";
+  const B = window.Backglass;
+  const FLASH_MS = 3000;
+
+  const CSS = `
+.cc-card { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; }
+.cc-head { display: flex; justify-content: space-between; align-items: baseline; gap: .6em; height: 1.7em;
+  padding: 0 .5em; background: var(--panel-2); border-bottom: 2px solid var(--accent); }
+.cc-title { font-weight: 800; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; line-height: 1.6; }
+.cc-meta { color: var(--muted); font-size: .75em; white-space: nowrap; }
+.cc-row { display: grid; align-items: center; gap: .45em; height: 1.5em; padding: 0 .5em;
+  border-left: .25em solid transparent; font-size: .94em; }
+.cc-row:nth-child(odd of .cc-row) { background: rgba(255, 255, 255, .035); }
+.cc-cols { height: 1.4em; border-bottom: 1px solid var(--line); }
+.cc-cols > span { color: var(--muted); font-size: .62em; text-transform: uppercase; letter-spacing: .08em; }
+.cc-team { grid-template-columns: 1.9em minmax(0, 1fr) 1.6em 2.6em 2.6em 2.8em; }
+.cc-team .pl { color: var(--dim); }
+.view-country_groups .cc-card { font-size: 1.12em; }
+.cc-team > :nth-child(n+3), .cc-team > .place { text-align: right; }
+.cc-team .place { color: var(--muted); font-weight: 700; }
+.cc-team .total { font-weight: 800; }
+.cc-team .m, .cc-team .fb { color: var(--muted); }
+.cc-row.in { border-left-color: var(--qualify); }
+.cc-row.tie { border-left-color: var(--standby); }
+.cc-name { display: flex; align-items: baseline; gap: .4em; min-width: 0; white-space: nowrap; }
+.cc-name .name { overflow: hidden; text-overflow: ellipsis; min-width: 0; }
+.cc-tag { flex: none; font-size: .58em; color: var(--muted); border: 1px solid var(--dim); border-radius: .3em;
+  padding: 0 .3em; text-transform: uppercase; letter-spacing: .05em; }
+.cc-tag.hot { color: #111; background: var(--standby); border-color: var(--standby); font-weight: 800; }
+.cc-match { grid-template-columns: 1.5em minmax(0, 1fr) 4.4em minmax(0, 1fr); font-size: .9em; }
+.cc-match .rnd { color: var(--muted); font-size: .75em; }
+.cc-match .home { justify-content: flex-end; text-align: right; }
+.cc-match .res { text-align: center; font-weight: 800; white-space: nowrap; }
+.cc-match.to_play .res { color: var(--dim); font-weight: 400; font-size: .8em; }
+.cc-match.playing .res { color: var(--standby); }
+.cc-match.forfeit .res { color: var(--danger); }
+.cc-match .win { font-weight: 800; }
+.cc-line { display: flex; align-items: center; gap: .6em; height: 1.5em; padding: 0 .5em; font-size: .8em;
+  color: var(--qualify); font-weight: 800; text-transform: uppercase; letter-spacing: .08em;
+  border-bottom: 2px solid var(--qualify); }
+.cc-line.out { color: var(--muted); border-color: var(--dim); }
+.cc-line.tie { color: var(--standby); border-color: var(--standby); }
+.cc-note { padding: .35em .55em; color: var(--muted); font-size: .8em; }
+.cc-note.tie { color: var(--standby); font-weight: 700; }
+.cc-wait { height: 100%; display: flex; flex-direction: column; align-items: center; justify-content: center;
+  gap: .4em; color: var(--muted); font-size: 1.6em; }
+.cc-wait strong { color: var(--text); font-size: 1.6em; }
+.mine { outline: 2px solid var(--accent); outline-offset: -2px; }
+@keyframes cc-flash { 0%, 55% { background-color: var(--flash); color: #111; } 100% { background-color: rgba(255, 216, 74, 0); } }
+.cc-row.flash { animation: cc-flash 3s ease-out; }
+`;
+  if (!document.getElementById("country-groups-style")) {
+    document.head.append(B.el("style", { id: "country-groups-style" }, CSS));
+  }
+
+  /* ---------- reading the views ---------- */
+
+  function team(views, id) {
+    return ((views.teams || {})[id] || {}).name || id;
+  }
+
+  function groupsDoc(views) {
+    return views["country/groups"] || { groups: {}, rows: {} };
+  }
+
+  function groupNames(views) {
+    return Object.entries(groupsDoc(views).groups || {})
+      .sort(([, a], [, b]) => a.order - b.order)
+      .map(([name]) => name);
+  }
+
+  function ranked(rows) {
+    return Object.entries(rows).sort(
+      ([ta, a], [tb, b]) => a.place - b.place || (a.seed || 0) - (b.seed || 0) || B.byNumber(ta, tb)
+    );
+  }
+
+  function fixturesOf(views, group) {
+    return Object.entries(views["country/fixtures"] || {})
+      .filter(([, f]) => f.group === group)
+      .sort(([, a], [, b]) => a.order - b.order);
+  }
+
+  function done(f) {
+    return f.status === "played" || f.status === "forfeit";
+  }
+
+  /* ---------- highlights: a row whose figures changed flashes once when drawn ---------- */
+
+  const seen = new Map(); // row key -> {sig, at}
+  function flash(key, sig) {
+    const now = Date.now();
+    const last = seen.get(key);
+    if (!last) {
+      seen.set(key, { sig: sig, at: 0 });
+      return {};
+    }
+    if (last.sig !== sig) seen.set(key, { sig: sig, at: now });
+    const at = seen.get(key).at;
+    if (!at || now - at >= FLASH_MS) return {};
+    return { cls: " flash", style: "animation-delay: -" + (now - at) + "ms" };
+  }
+
+  /* ---------- blocks ---------- */
+
+  function placeLabel(row, rows) {
+    const shared = Object.values(rows).filter((r) => r.place === row.place).length > 1;
+    return row.place + (shared ? "=" : "");
+  }
+
+  function decidedTag(el, row) {
+    if (row.pending) return el("span", { class: "cc-tag hot" }, "play-off");
+    if (row.decided_by === "four_ball") return el("span", { class: "cc-tag" }, "4-ball");
+    if (row.decided_by === "playoff") return el("span", { class: "cc-tag" }, "play-off");
+    return null;
+  }
+
+  function teamRow(ctx, views, id, row, rows, showGroup) {
+    const el = ctx.el;
+    const f = flash("g:" + id, [row.total, row.match_points, row.four_ball_points, row.place].join("|"));
+    const band = row.pending ? " tie" : row.qualified ? " in" : "";
+    return el(
+      "div",
+      {
+        class: "cc-row cc-team" + band + (f.cls || "") + (ctx.team === id ? " mine" : ""),
+        style: f.style,
+        dataset: { team: id, decided: row.decided_by },
+      },
+      el("span", { class: "place" }, placeLabel(row, rows)),
+      el(
+        "span",
+        { class: "cc-name" },
+        el("span", { class: "name" }, team(views, id)),
+        showGroup ? el("span", { class: "cc-tag" }, row.group) : null,
+        decidedTag(el, row)
+      ),
+      el("span", { class: "pl" }, row.played),
+      el("span", { class: "m" }, B.fmt.points(row.match_points)),
+      el("span", { class: "fb" }, B.fmt.points(row.four_ball_points)),
+      el("span", { class: "total" }, B.fmt.points(row.total))
+    );
+  }
+
+  function columnsHead(el) {
+    return el(
+      "div",
+      { class: "cc-row cc-team cc-cols" },
+      el("span", { class: "place" }, "#"),
+      el("span", {}, "Team"),
+      el("span", {}, "Pl"),
+      el("span", {}, "Match"),
+      el("span", {}, "4-ball"),
+      el("span", {}, "Total")
+    );
+  }
+
+  function groupCard(ctx, views, name) {
+    const el = ctx.el;
+    const doc = groupsDoc(views);
+    const rows = Object.fromEntries(Object.entries(doc.rows).filter(([, r]) => r.group === name));
+    const matches = fixturesOf(views, name);
+    return el(
+      "section",
+      { class: "cc-card", dataset: { group: name } },
+      el(
+        "header",
+        { class: "cc-head" },
+        el("span", { class: "cc-title" }, "Group " + name),
+        el("span", { class: "cc-meta" }, matches.filter(([, f]) => done(f)).length + "/" + matches.length + " matches")
+      ),
+      columnsHead(el),
+      ranked(rows).map(([id, row]) => teamRow(ctx, views, id, row, doc.rows, false))
+    );
+  }
+
+  function matchRow(ctx, views, id, f) {
+    const el = ctx.el;
+    let result = "slot " + f.slot;
+    if (done(f)) result = B.fmt.points(f.home_points) + "–" + B.fmt.points(f.away_points);
+    else if (f.status === "playing") {
+      const games = Object.values(f.games || {});
+      const home = games.reduce((s, g) => s + g.home_points, 0);
+      const away = games.reduce((s, g) => s + g.away_points, 0);
+      result = games.length ? B.fmt.points(home) + "–" + B.fmt.points(away) + " …" : "playing";
+    }
+    const sig = [f.status, f.home_points, f.away_points, Object.keys(f.games || {}).length].join("|");
+    const fl = flash("f:" + id, sig);
+    const winner = done(f) && f.home_points !== f.away_points ? (f.home_points > f.away_points ? "home" : "away") : "";
+    const mine = ctx.team && (f.home === ctx.team || f.away === ctx.team);
+    return el(
+      "div",
+      {
+        class: "cc-row cc-match " + f.status + (fl.cls || "") + (mine ? " mine" : ""),
+        style: fl.style,
+        dataset: { fixture: id, status: f.status },
+      },
+      el("span", { class: "rnd" }, "R" + f.round),
+      el("span", { class: "cc-name home" + (winner === "home" ? " win" : "") }, el("span", { class: "name" }, team(views, f.home))),
+      el("span", { class: "res" }, result, f.status === "forfeit" ? el("span", { class: "cc-tag" }, "pen") : null),
+      el("span", { class: "cc-name away" + (winner === "away" ? " win" : "") }, el("span", { class: "name" }, team(views, f.away)))
+    );
+  }
+
+  function matchesCard(ctx, views, name) {
+    const el = ctx.el;
+    const matches = fixturesOf(views, name);
+    return el(
+      "section",
+      { class: "cc-card", dataset: { matches: name } },
+      el(
+        "header",
+        { class: "cc-head" },
+        el("span", { class: "cc-title" }, "Group " + name + " matches"),
+        el("span", { class: "cc-meta" }, matches.filter(([, f]) => done(f)).length + "/" + matches.length + " played")
+      ),
+      matches.map(([id, f]) => matchRow(ctx, views, id, f))
+    );
+  }
+
+  /* The qualifying table, best first, with a line under the finalists (or the tie at the cut). */
+  function tableCard(ctx, views, from, to) {
+    const el = ctx.el;
+    const doc = groupsDoc(views);
+    const list = ranked(doc.rows);
+    const body = [];
+    list.forEach(([id, row], i) => {
+      if (i < from || i >= to) return;
+      const previous = i > 0 ? list[i - 1][1] : null;
+      if (i === 0 || (previous && previous.qualified && !row.qualified)) {
+        if (row.qualified) body.push(el("div", { class: "cc-line" }, "Final · top " + doc.finalists));
+        else if (row.pending) body.push(el("div", { class: "cc-line tie" }, "Tie at the cut · play-off"));
+        else body.push(el("div", { class: "cc-line out" }, "Out"));
+      } else if (previous && previous.pending && !row.pending) {
+        body.push(el("div", { class: "cc-line out" }, "Out"));
+      }
+      body.push(teamRow(ctx, views, id, row, doc.rows, true));
+    });
+    const note = doc.played < doc.matches ? doc.played + " of " + doc.matches + " matches played" : "all matches played";
+    return el(
+      "section",
+      { class: "cc-card", dataset: { table: from } },
+      el("header", { class: "cc-head" }, el("span", { class: "cc-title" }, "Qualifying"), el("span", { class: "cc-meta" }, note)),
+      columnsHead(el),
+      body
+    );
+  }
+
+  function waiting(ctx, views) {
+    const draw = (views.tournament || {}).draw || { registered: 0, needed: 20 };
+    return ctx.el(
+      "div",
+      { class: "cc-wait" },
+      ctx.el("strong", {}, draw.registered + " / " + draw.needed),
+      "seeded teams registered — the groups are drawn when all are in"
+    );
+  }
+
+  /* ---------- pages ---------- */
+
+  /* Groups three to a column, two columns to a page: A B C | D E. */
+  function columnsOf(list) {
+    const out = [];
+    for (let i = 0; i < list.length; i += 3) out.push(list.slice(i, i + 3));
+    return out;
+  }
+
+  function pages(views, ctx) {
+    const names = groupNames(views);
+    if (names.length === 0) return [{ key: "wait", kind: "wait", columns: [[]], count: 1 }];
+    const teams = Object.keys(groupsDoc(views).rows).length;
+    if (ctx.phone) {
+      return [
+        { key: "groups", kind: "groups", columns: [names], count: 1 },
+        { key: "table", kind: "table", columns: [[[0, teams]]], count: 1 },
+        { key: "matches", kind: "matches", columns: [names], count: 1 },
+      ];
+    }
+    const out = [];
+    const columns = columnsOf(names);
+    for (let i = 0; i < columns.length; i += 2) {
+      out.push({ key: "groups:" + i, kind: "groups", columns: columns.slice(i, i + 2), count: 2 });
+    }
+    const half = Math.ceil(teams / 2);
+    out.push({ key: "table", kind: "table", columns: [[[0, half]], [[half, teams]]], count: 2 });
+    for (let i = 0; i < columns.length; i += 2) {
+      out.push({ key: "matches:" + i, kind: "matches", columns: columns.slice(i, i + 2), count: 2 });
+    }
+    return out;
+  }
+
+  function render(page, views, ctx) {
+    if (page.kind === "wait") return waiting(ctx, views);
+    const block = {
+      groups: (name) => groupCard(ctx, views, name),
+      matches: (name) => matchesCard(ctx, views, name),
+      table: (range) => tableCard(ctx, views, range[0], range[1]),
+    }[page.kind];
+    return page.columns.map((column) => ctx.el("div", { class: "column" }, column.map(block)));
+  }
+
+  B.displayViews.country_groups = { title: "Team groups", pages: pages, render: render };
+})();
