@@ -322,4 +322,4 @@ def ukpl(file: Path, pairs: tuple[str, ...], **options: Any) -> None:
 
 if __name__ == "__main__":  # ``python -m display.demo``: the same commands as ``backglass demo``
     demo(prog_name="backglass demo")
-demo.add_command(__import__("display.demo_weekend", fromlist=["weekend"]).weekend)
+demo.add_command(__import__("display.demo_weekend_cli", fromlist=["weekend"]).weekend)

@@ -16,9 +16,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-import click
-
-from display.demo import Client, DemoError, Echo, run, server_options, stderr, target
+from display.demo import Client, DemoError, Echo, stderr, target
 from display.demo_epc import MACHINES, STEWARD, DemoMachine, game_score, plan_epc, words
 from display.demo_weekend_country import run_country
 
@@ -305,16 +303,3 @@ async def run_weekend(
             echo(f"The server keeps running at {tgt.url}/ ; Ctrl-C to stop.")
             await tgt.serve_until_stopped()
     return weekend.result
-
-
-@click.command("epc-weekend")
-@server_options
-@click.option("--players", type=click.IntRange(40, 1000), default=150, show_default=True)
-@click.option("--seed", type=int, default=2009, show_default=True, help="Same seed, same weekend.")
-def weekend(**options: Any) -> None:
-    """The EPC 2009 weekend: Country Competition, EPC qualifying to the grand final, Classic and
-    both kids tournaments, all through the HTTP API. --pace slows it to watch (default: fast).
-
-    With no --url the server keeps running afterwards until Ctrl-C."""
-    options["fast"] = options["fast"] or options["pace"] == 1.5  # the shared default: go fast
-    run(run_weekend(**options, keep_serving=True))

@@ -3,8 +3,12 @@ first qualifying game to the last placing, through the HTTP API."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from display.demo_weekend import run_weekend
-from tests.utils import TD_PASSWORD, Api
+from tests.utils import ROOT, TD_PASSWORD, Api
 
 
 async def test_the_weekend_runs_every_competition_to_its_end(server: str, api: Api) -> None:
@@ -37,3 +41,18 @@ async def test_the_weekend_runs_every_competition_to_its_end(server: str, api: A
         country = (await api.views(result.tournaments["country"]))["views"]
         assert country["country/final"]["complete"] is True
     assert any("EPC 2009: 1." in line for line in lines)
+
+
+def test_the_command_is_listed_and_loads_first_or_last() -> None:
+    """``backglass demo epc-weekend --help`` works, and the module imports on its own."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    shown = subprocess.run(
+        [sys.executable, "-m", "display", "demo", "epc-weekend", "--help"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=60, check=True,
+    )  # fmt: skip
+    assert "--players" in shown.stdout and "Country Competition" in shown.stdout
+    alone = subprocess.run(
+        [sys.executable, "-c", "import display.demo_weekend, display.demo"],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=60,
+    )  # fmt: skip
+    assert alone.returncode == 0, alone.stderr
