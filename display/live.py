@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from display import kinds, mergepatch
+from display import desk_records, kinds, mergepatch
 from display.kinds.base import EVERY_VIEW, Kind
 from display.store import Record
 from scoring.errors import ScoringError
@@ -49,6 +49,7 @@ class LiveTournament:
         self.meta: dict[str, Any] = {"id": tournament_id, "name": tournament_id}
         self.kind: Kind | None = None
         self.state: Any = None
+        self.shared = desk_records.EMPTY  # records every kind shares (display profiles)
         self.views: dict[str, Any] = {}
         self.history: deque[Change] = deque(maxlen=history_size)
         self.created_at: str | None = None
@@ -94,13 +95,17 @@ class LiveTournament:
         data = record.data
         if data["type"] == "tournament_created":
             self.kind, self.state = kinds.create(data)
+            self.shared = desk_records.EMPTY
             self.meta = {"id": self.id, "name": data.get("name") or self.id}
             self.created_at = data.get("at")
             return {EVERY_VIEW}
         if self.kind is None:
             raise RuntimeError(f"{self.id}: record {record.seq} before tournament_created")
         try:
-            self.state, touched = self.kind.apply(self.state, record.seq, data)
+            if desk_records.handles(data["type"]):  # shared by every kind: handled before it
+                self.shared, touched = desk_records.apply(self.shared, data)
+            else:
+                self.state, touched = self.kind.apply(self.state, record.seq, data)
         except ScoringError as exc:
             # Only possible for a log written by something other than this API; keep replicas equal.
             log.warning("%s: record %s refused by the rules: %s", self.id, record.seq, exc)
@@ -110,11 +115,14 @@ class LiveTournament:
     def build(self, name: str) -> Any:
         """One view of the current state, or None."""
         assert self.kind is not None
+        if name in desk_records.VIEWS:
+            return desk_records.view(self.shared, name)
         return self.kind.view(self.state, self.meta, name)
 
     def all_views(self) -> dict[str, Any]:
         assert self.kind is not None
-        found = {name: self.build(name) for name in self.kind.view_names(self.state)}
+        names = [*self.kind.view_names(self.state), *desk_records.VIEWS]
+        found = {name: self.build(name) for name in names}
         return {name: doc for name, doc in found.items() if doc is not None}
 
     def snapshot_text(self) -> tuple[int, str]:

@@ -1,0 +1,76 @@
+"""Hall display profiles through the API: named screen setups a display picks by URL
+(``/t/{id}/display?profile=<name>``) and follows live (records in ``display/desk_records.py``).
+
+    GET    /api/t/{t}/profiles          the profiles, the views a display can show, the themes
+    PUT    /api/t/{t}/profiles/{name}   TD: set one {views, seconds, theme, qr}
+    DELETE /api/t/{t}/profiles/{name}   TD: remove one
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from display import desk_records, pages
+from display.api import body, live_or_404, signed_in, stamp, written
+from display.desk_write import write_shared
+from display.errors import ApiError
+
+
+class ProfileIn(BaseModel):
+    """A screen profile: the views in order, seconds per page, the theme, the QR code shown."""
+
+    model_config = ConfigDict(extra="forbid")
+    views: list[str] = Field(min_length=1, max_length=desk_records.MAX_VIEWS)
+    seconds: float = 12
+    theme: str = "dark"
+    qr: bool = True
+
+
+def display_views() -> list[str]:
+    """Every view a hall display can show: the built-in ones and those in static/views/."""
+    return [*pages.BUILTIN_VIEWS, *pages.plugin_views()]
+
+
+async def list_profiles(request: Request) -> Response:
+    live = live_or_404(request)
+    return JSONResponse(
+        {
+            "profiles": live.views.get("profiles", {}),
+            "views": display_views(),
+            "themes": list(desk_records.THEMES),
+        }
+    )
+
+
+async def set_profile(request: Request) -> Response:
+    tid, name = request.path_params["tournament"], request.path_params["name"]
+    principal = await signed_in(request, tid, td_only=True)
+    data = await body(request, ProfileIn)
+    record: dict[str, Any] = {"type": "profile_set", "name": name, **data.model_dump()}
+    if float(record["seconds"]).is_integer():
+        record["seconds"] = int(record["seconds"])
+    doc = desk_records.profile(record, display_views())  # refuses unknown views here, not on replay
+    seq, replayed = await write_shared(request, tid, [stamp(principal, record)])
+    return written(seq, replayed, {"name": name, "profile": doc})
+
+
+async def remove_profile(request: Request) -> Response:
+    tid, name = request.path_params["tournament"], request.path_params["name"]
+    principal = await signed_in(request, tid, td_only=True)
+    if name not in live_or_404(request).views.get("profiles", {}):
+        raise ApiError(404, "unknown_profile", f"There is no display profile {name}.")
+    record = stamp(principal, {"type": "profile_removed", "name": name})
+    seq, replayed = await write_shared(request, tid, [record])
+    return written(seq, replayed, {"name": name}, status=200)
+
+
+routes = [
+    Route("/api/t/{tournament}/profiles", list_profiles, methods=["GET"]),
+    Route("/api/t/{tournament}/profiles/{name}", set_profile, methods=["PUT"]),
+    Route("/api/t/{tournament}/profiles/{name}", remove_profile, methods=["DELETE"]),
+]

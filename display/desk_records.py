@@ -1,0 +1,100 @@
+"""Records every kind of tournament shares, applied before the kind sees them: hall display
+profiles. Pure: records in, state and view documents out.
+
+| record          | fields                                      | views touched |
+|-----------------|---------------------------------------------|---------------|
+| profile_set     | name, views [names], seconds, theme, qr     | profiles      |
+| profile_removed | name                                        | profiles      |
+
+A profile is a named screen setup a hall display picks by URL (``/t/{id}/display?profile=bar``)
+and follows live: which views rotate, seconds per page, the colour theme, whether the players'
+page QR code shows. ``profiles`` is ``{name: {"views": [...], "seconds": 12, "theme": "dark",
+"qr": true}}``, absent while there are none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from scoring.errors import SettingsError
+
+TYPES = ("profile_set", "profile_removed")
+VIEWS = ("profiles",)
+THEMES = ("dark", "light", "contrast")
+"""``dark`` the default; ``light`` for a bright hall; ``contrast`` black and white, large type."""
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
+SECONDS = (2, 3600)
+MAX_VIEWS = 20
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What the shared records built: display profiles by name (JSON-ready documents)."""
+
+    profiles: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+EMPTY = Shared()
+
+
+def handles(record_type: str) -> bool:
+    return record_type in TYPES
+
+
+def profile(
+    record: Mapping[str, Any], known_views: Collection[str] | None = None
+) -> dict[str, Any]:
+    """The profile document of a ``profile_set`` record. Raises SettingsError with a message for
+    the TD when a field is missing or wrong; ``known_views`` (when given) lists the view names a
+    display can show."""
+    name = record.get("name")
+    if not isinstance(name, str) or not NAME.match(name):
+        raise SettingsError("A profile name has 1-32 letters, digits, '_', '.' or '-'.")
+    views = record.get("views")
+    if not isinstance(views, list) or not views or len(views) > MAX_VIEWS:
+        raise SettingsError(f"Profile {name}: choose 1 to {MAX_VIEWS} views to show.")
+    if not all(isinstance(v, str) for v in views):
+        raise SettingsError(f"Profile {name}: views are names such as machines or standings.")
+    unknown = [v for v in views if known_views is not None and v not in known_views]
+    if unknown:
+        shown = ", ".join(sorted(known_views or ()))
+        raise SettingsError(f"Profile {name}: no view {unknown[0]!r}; the views are {shown}.")
+    seconds = record.get("seconds", 12)
+    low, high = SECONDS
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not low <= seconds <= high
+    ):
+        raise SettingsError(f"Profile {name}: seconds per page is a number from {low} to {high}.")
+    theme = record.get("theme", "dark")
+    if theme not in THEMES:
+        raise SettingsError(f"Profile {name}: the theme is one of {', '.join(THEMES)}.")
+    qr = record.get("qr", True)
+    if not isinstance(qr, bool):
+        raise SettingsError(f"Profile {name}: qr is true or false.")
+    unique = list(dict.fromkeys(views))
+    return {"views": unique, "seconds": seconds, "theme": theme, "qr": qr}
+
+
+def apply(state: Shared, record: Mapping[str, Any]) -> tuple[Shared, set[str]]:
+    """Apply a shared record -> (new state, views touched). Raises SettingsError for a bad
+    profile; removing a profile that does not exist changes nothing."""
+    name = record.get("name")
+    if record["type"] == "profile_set":
+        doc = profile(record)
+        return replace(state, profiles={**state.profiles, str(name): doc}), {"profiles"}
+    if record["type"] == "profile_removed":
+        rest = {k: v for k, v in state.profiles.items() if k != name}
+        return replace(state, profiles=rest), {"profiles"}
+    raise ValueError(f"not a shared record: {record['type']!r}")
+
+
+def view(state: Shared, name: str) -> dict[str, Any] | None:
+    """A shared view document, or None (``profiles`` is absent while there are none)."""
+    if name == "profiles" and state.profiles:
+        return {k: dict(v) for k, v in state.profiles.items()}
+    return None
