@@ -1,0 +1,53 @@
+"""Steward credentials and sessions through the API (the TD's desk). Credentials stay out of the
+log, which is public (``display/auth.py``).
+
+    POST   /api/t/{t}/stewards            TD: issue a PIN (display/api.py)
+    GET    /api/t/{t}/stewards            TD: stewards, when issued, who is signed in
+    DELETE /api/t/{t}/stewards/{name}     TD: revoke: the PIN stops working, sessions end at once
+    GET    /api/sessions                  TD: every session signed in now (TD and stewards)
+    DELETE /api/session                   sign out (the caller's own session)
+"""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from display.api import live_or_404, services, signed_in
+from display.errors import ApiError
+
+
+async def list_stewards(request: Request) -> Response:
+    tid = live_or_404(request).id
+    await signed_in(request, tid, td_only=True)
+    return JSONResponse({"stewards": await services(request).auth.stewards(tid)})
+
+
+async def revoke_steward(request: Request) -> Response:
+    tid = live_or_404(request).id
+    await signed_in(request, tid, td_only=True)
+    name = request.path_params["name"]
+    if not await services(request).auth.revoke_steward(tid, name):
+        raise ApiError(404, "unknown_steward", f"There is no steward {name} in {tid}.")
+    return JSONResponse({"tournament": tid, "name": name, "revoked": True})
+
+
+async def list_sessions(request: Request) -> Response:
+    await signed_in(request, None, td_only=True)
+    return JSONResponse({"sessions": await services(request).auth.sessions()})
+
+
+async def sign_out(request: Request) -> Response:
+    ended = await services(request).auth.end_session(request.headers.get("authorization"))
+    if not ended:
+        raise ApiError(401, "sign_in_required", "You are not signed in.")
+    return JSONResponse({"signed_out": True})
+
+
+routes = [
+    Route("/api/t/{tournament}/stewards", list_stewards, methods=["GET"]),
+    Route("/api/t/{tournament}/stewards/{name}", revoke_steward, methods=["DELETE"]),
+    Route("/api/sessions", list_sessions, methods=["GET"]),
+    Route("/api/session", sign_out, methods=["DELETE"]),
+]
