@@ -1,0 +1,205 @@
+"""Exports: the results as CSV, an IFPA submission CSV, a printable results page, the whole log as
+JSON lines (which ``display/desk_import.py`` replays into a fresh server).
+
+    GET /api/t/{t}/export/results.csv   every player: place, details, total, each machine
+    GET /api/t/{t}/export/ifpa.csv      places and names/IFPA numbers, for IFPA
+    GET /api/t/{t}/export/log.jsonl     every record, one JSON object a line, with its seq
+    GET /t/{t}/results                  the results, laid out for printing
+
+The final place is the ``placings`` view's where a kind has one (the EPC main tournament once the
+quarter-finals start: EPC 2009, EPC Quarter-Finals), else the ``standings`` view's. Registration
+details (IFPA number, country or region, withdrawn) come from the log. Exports are public, as the
+views and the log are.
+
+IFPA CSV: one row per ranked player, best first, columns ``Position``, ``Player Name``,
+``IFPA Number``, the fields IFPA keeps for a tournament result (its public API's results give
+each entrant's position, player name and IFPA player id). Equal places stay equal, as IFPA
+records them. Left out, per IFPA's sanctioning definitions (ifpapinball.com/definitions: players
+without "a chance to win" the event "should not be included in the results submitted to IFPA"):
+players with no place, i.e. UKPL guests (UKPL 1C, 3C) and players who never played. A player
+without an IFPA number is listed with it blank; IFPA matches them by name or registers them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from display import pages
+from display.api import live_or_404, services
+from display.desk_players import registrations
+from display.errors import ApiError
+from display.store import Record
+from scoring.ranking import player_key
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def final_rows(views: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """(player, row) best first: ranked rows by place then number, then unranked rows by total.
+    The row is the ``standings`` row with ``place`` from ``placings`` where that view has one."""
+    standings = (views.get("standings") or {}).get("rows") or {}
+    placings = (views.get("placings") or {}).get("rows") or {}
+    merged: dict[str, dict[str, Any]] = {}
+    for number in {*standings, *placings}:
+        row = dict(standings.get(number) or {})
+        if number in placings:
+            row["place"] = placings[number].get("place")
+        merged[number] = {k: v for k, v in row.items() if v is not None}
+
+    def order(item: tuple[str, dict[str, Any]]) -> tuple[Any, ...]:
+        number, row = item
+        place = row.get("place")
+        ranked = isinstance(place, int)
+        return (not ranked, place if ranked else 0, -(row.get("total") or 0), player_key(number))
+
+    return sorted(merged.items(), key=order)
+
+
+def _cell(value: Any) -> Any:
+    """A CSV cell; text that a spreadsheet would run as a formula is quoted with an apostrophe."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return "" if value is None else value
+
+
+def to_csv(header: list[str], rows: Iterable[list[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows([_cell(v) for v in row] for row in rows)
+    return out.getvalue()
+
+
+def results_table(
+    views: dict[str, Any], regs: dict[str, dict[str, Any]]
+) -> tuple[list[str], list[list[Any]]]:
+    """The results CSV as (header, rows): place, number, name, IFPA number, country or region,
+    guest, withdrawn, total, league points (UKPL 3D), band (EPC 2009, EPC Qualifying cut),
+    machines played, then each machine's score and points."""
+    players = views.get("players") or {}
+    machines = sorted((views.get("machines") or {}).items(), key=lambda m: m[1].get("order", 0))
+    ukpl = str((views.get("tournament") or {}).get("format", "")).startswith("ukpl")
+    header = ["Place", "Number", "Name", "IFPA", "Region" if ukpl else "Country", "Guest"]
+    header += ["Withdrawn", "Total", "League points", "Band", "Played"]
+    for _, machine in machines:
+        header += [f"{machine.get('name')} score", f"{machine.get('name')} points"]
+    rows = []
+    for number, row in final_rows(views):
+        reg = regs.get(number, {})
+        who = players.get(number) if isinstance(players.get(number), dict) else {}
+        line: list[Any] = [
+            row.get("place"),
+            number,
+            who.get("name") or reg.get("name", ""),
+            reg.get("ifpa", ""),
+            reg.get("region" if ukpl else "country", ""),
+            "yes" if who.get("guest") or reg.get("guest") else "",
+            reg.get("withdrawn", ""),
+            row.get("total"),
+            row.get("league_points"),
+            row.get("band", ""),
+            row.get("played"),
+        ]
+        for mid, _ in machines:
+            entry = ((views.get(f"machine/{mid}") or {}).get("rows") or {}).get(number) or {}
+            line += [entry.get("score"), entry.get("points")]
+        rows.append(line)
+    return header, rows
+
+
+def ifpa_table(
+    views: dict[str, Any], regs: dict[str, dict[str, Any]]
+) -> tuple[list[str], list[list[Any]]]:
+    """The IFPA submission as (header, rows): ranked players only (module docstring)."""
+    players = views.get("players") or {}
+    rows = [
+        [row["place"], (players.get(number) or {}).get("name") or regs.get(number, {}).get("name"),
+         regs.get(number, {}).get("ifpa", "")]
+        for number, row in final_rows(views)
+        if isinstance(row.get("place"), int)
+    ]  # fmt: skip
+    return ["Position", "Player Name", "IFPA Number"], rows
+
+
+async def _inputs(request: Request) -> tuple[Any, list[Record]]:
+    live = live_or_404(request)
+    return live, await services(request).store.read(live.id)
+
+
+def _download(text: str, name: str, media_type: str) -> Response:
+    headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+    return Response(text, media_type=media_type, headers=headers)
+
+
+async def results_csv(request: Request) -> Response:
+    live, records = await _inputs(request)
+    header, rows = results_table(live.views, registrations(records))
+    return _download(to_csv(header, rows), f"{live.id}-results.csv", "text/csv; charset=utf-8")
+
+
+async def ifpa_csv(request: Request) -> Response:
+    live, records = await _inputs(request)
+    header, rows = ifpa_table(live.views, registrations(records))
+    if not rows:
+        raise ApiError(409, "no_places", "Nobody has a place yet, so there is nothing to submit.")
+    return _download(to_csv(header, rows), f"{live.id}-ifpa.csv", "text/csv; charset=utf-8")
+
+
+async def log_jsonl(request: Request) -> Response:
+    live, records = await _inputs(request)
+    text = b"".join(orjson.dumps({"seq": r.seq, **r.data}) + b"\n" for r in records)
+    return _download(text.decode(), f"{live.id}.log.jsonl", "application/x-ndjson")
+
+
+async def printable(request: Request) -> Response:
+    """The results laid out for paper: the overall table, then every machine's table."""
+    tournament = pages.tournament_or_none(request)
+    if tournament is None:
+        return pages.not_found(request)
+    live, records = await _inputs(request)
+    header, rows = results_table(live.views, registrations(records))
+    machines = sorted(
+        (live.views.get("machines") or {}).items(), key=lambda m: m[1].get("order", 0)
+    )
+    tables = [(machine.get("name"), _machine_rows(live.views, mid)) for mid, machine in machines]
+    return pages.render(
+        request,
+        "desk_results.html",
+        tournament=tournament,
+        header=header,
+        rows=rows,
+        tables=tables,
+        printed=datetime.now(UTC).strftime("%d %b %Y %H:%M UTC"),
+        version=live.version,
+    )
+
+
+def _machine_rows(views: dict[str, Any], mid: str) -> list[tuple[Any, str, str, Any, Any]]:
+    players = views.get("players") or {}
+    rows = ((views.get(f"machine/{mid}") or {}).get("rows")) or {}
+    ordered = sorted(
+        rows.items(),
+        key=lambda r: (r[1].get("place") is None, r[1].get("place") or 0, -r[1].get("score", 0)),
+    )
+    return [
+        (row.get("place"), number, (players.get(number) or {}).get("name", ""), row.get("score"),
+         row.get("points"))
+        for number, row in ordered
+    ]  # fmt: skip
+
+
+routes = [
+    Route("/api/t/{tournament}/export/results.csv", results_csv, methods=["GET"]),
+    Route("/api/t/{tournament}/export/ifpa.csv", ifpa_csv, methods=["GET"]),
+    Route("/api/t/{tournament}/export/log.jsonl", log_jsonl, methods=["GET"]),
+    Route("/t/{tournament}/results", printable, methods=["GET"]),
+]
