@@ -230,7 +230,7 @@
         el(
           "section",
           { class: "epc-card", dataset: { game: game.name } },
-          el("h2", {}, game.name + (game.machine ? " · " + machineName(game.machine) : "")),
+          el("h2", {}, game.name.charAt(0).toUpperCase() + game.name.slice(1) + (game.machine ? " · " + machineName(game.machine) : "")),
           list(
             Object.entries(game.players)
               .sort((a, b) => a[1].choice - b[1].choice)
@@ -279,11 +279,12 @@
       const rows = B.standingRows(v.standings).filter(([, r]) => typeof r.place === "number");
       out.push(el("section", { class: "epc-card" }, el("h2", {}, "High scores"), list(rows.map(([n, r]) => line(r.place, n, B.fmt.score(r.total), r.band === "trophy" ? "trophy" : "", r.band)))));
     }
-    if (v.finals) out.push(...gameCards(v.finals));
-    if (v.semifinal) out.push(...gameCards(v.semifinal));
     if (v.placings && (stage === "complete" || stage === "final")) {
-      out.push(el("section", { class: "epc-card" }, el("h2", {}, "Final placings"), list(sorted(v.placings.rows).map(([n, r]) => line(r.place || "–", n, "", r.stage, r.place && r.place <= 4)))));
+      const rows = sorted(v.placings.rows).map(([n, r]) => line(r.place || "–", n, "", r.stage, r.place && r.place <= 4));
+      out.push(el("section", { class: "epc-card", dataset: { part: "placings" } }, el("h2", {}, "Final placings"), list(rows)));
     }
+    if (v.finals) out.push(...gameCards(v.finals).reverse()); // the grand final first
+    if (v.semifinal) out.push(...gameCards(v.semifinal));
     if (v.quarterfinal) {
       out.push(
         el(

@@ -116,7 +116,8 @@ def quarterfinal_view(state: MainState) -> dict[str, Any] | None:
                 "seeds": list(pair.seeds),
                 "machines": list(pair.machines),
             }
-            for k, pair in enumerate(draw.pairs, start=1)
+            for group in ("B", "A")
+            for k, pair in enumerate((p for p in draw.pairs if p.group == group), start=1)
         },
         "rows": {
             row.player: compact(

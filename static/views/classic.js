@@ -42,7 +42,11 @@
   }
 
   function label(place) {
-    return place <= 2 ? [B.epc.ordinal(place), "epc-up"] : [B.epc.ordinal(place), ""];
+    return place <= 2 ? ["Final", "epc-up"] : [B.epc.ordinal(place), "epc-out"];
+  }
+
+  function finalLabel(place) {
+    return place === 1 ? ["Winner", "epc-up"] : [B.epc.ordinal(place), ""];
   }
 
   B.displayViews.classic = {
@@ -59,10 +63,16 @@
       const games = Object.values((views["classic/games"] || {}).games || {}).sort((a, b) => a.order - b.order);
       return el(
         "div",
-        { class: "epc-panels epc-big", style: "--panels: " + Math.min(games.length, 3) },
+        { class: "epc-panels epc-compact", style: "--panels: 2" },
         games.map((game) => {
-          const machines = game.machine ? B.epc.machineName(views, game.machine) : game.machines ? "on " + game.machines.map((m) => B.epc.machineName(views, m)).join(" / ") : "";
-          return B.epc.gamePanel(views, game, label, machines);
+          const machines = game.machine
+            ? B.epc.machineName(views, game.machine)
+            : game.machines
+              ? "on " + game.machines.map((m) => B.epc.machineName(views, m)).join(" / ")
+              : "";
+          const node = B.epc.gamePanel(views, game, game.order === 3 ? finalLabel : label, machines);
+          if (game.order === 3) node.style.gridColumn = "1 / -1";
+          return node;
         })
       );
     },

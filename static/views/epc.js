@@ -18,7 +18,7 @@
 .epc-panel-title { font-weight: 800; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .epc-panel-meta { color: var(--muted); font-size: .75em; white-space: nowrap; }
 .epc-row { display: grid; grid-template-columns: 2.4em minmax(0, 1fr) auto 3.2em; align-items: center;
-  gap: .5em; height: 1.55em; padding: 0 .6em; }
+  gap: .5em; height: 1.55em; padding: 0 .6em; border-left: .3em solid transparent; }
 .epc-row:nth-child(even of .epc-row) { background: rgba(255, 255, 255, .035); }
 .epc-row .place, .epc-row .seed { color: var(--muted); font-weight: 700; text-align: right; font-variant-numeric: tabular-nums; }
 .epc-row .score { font-weight: 700; text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
@@ -28,9 +28,14 @@
 .epc-row.epc-down { border-left: .3em solid var(--standby); }
 .epc-row.epc-out { color: var(--muted); }
 .epc-row.epc-empty { grid-template-columns: 1fr; color: var(--dim); font-style: italic; }
-.epc-game .epc-row { height: 2.3em; font-size: 1.25em; grid-template-columns: 3.4em minmax(0, 1fr) auto 4.2em; }
-.epc-game .choice { color: var(--muted); font-size: .62em; text-transform: uppercase; letter-spacing: .06em; text-align: right; }
-.epc-game .result { font-weight: 800; text-align: right; white-space: nowrap; }
+.epc-game .epc-panel-head { font-size: 1.2em; }
+.epc-game .epc-row { height: 3.4em; font-size: 1.15em; grid-template-columns: minmax(0, 1fr) auto 4.6em; }
+.epc-compact .epc-game .epc-row { height: 2.45em; font-size: 1em; }
+.epc-compact { gap: .8em 1.2em; }
+.epc-who { display: flex; flex-direction: column; min-width: 0; line-height: 1.15; }
+.epc-who .name { font-weight: 700; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.epc-sub-line { color: var(--muted); font-size: .6em; text-transform: uppercase; letter-spacing: .05em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.epc-game .result { font-weight: 800; text-align: right; white-space: nowrap; font-size: .85em; }
 .epc-tag { display: inline-block; font-size: .6em; padding: .05em .4em; border-radius: .3em; margin-left: .35em;
   border: 1px solid var(--dim); color: var(--muted); text-transform: uppercase; letter-spacing: .05em; vertical-align: .15em; }
 .epc-tag.good { border-color: var(--qualify); color: var(--qualify); }
@@ -40,7 +45,12 @@
 .epc-pairs { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: .7em .9em; align-content: start; }
 .epc-group-title { grid-column: 1 / -1; font-weight: 800; color: var(--accent); text-transform: uppercase;
   letter-spacing: .08em; font-size: .8em; margin-top: .2em; }
-.epc-pair .epc-row { grid-template-columns: 1.8em minmax(0, 1fr) 2.6em 3em; }
+.epc-pair { font-size: .8em; }
+.epc-pair .epc-row { grid-template-columns: 1.8em minmax(0, 1fr) 2.4em 2.6em; }
+.epc-machines { font-size: .74em; }
+.epc-machines .epc-row { grid-template-columns: 1.6em minmax(0, 1fr) auto 2.2em; height: 1.5em; }
+.epc-sub { color: var(--muted); font-size: .72em; padding: .2em .8em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; border-bottom: 1px solid var(--line); }
+.epc-placings .epc-row { grid-template-columns: 2.6em minmax(0, 1fr) auto; }
 .epc-trophy { color: var(--flash); margin-left: .3em; }
 .epc-big { font-size: 1.2em; }
 .epc-slot .epc-row { height: 2.1em; grid-template-columns: 1.6em minmax(0, 9em) minmax(0, 1fr) auto minmax(0, 11em); }
@@ -94,11 +104,16 @@
     const players = Object.entries(game.players || {}).sort((a, b) => a[1].choice - b[1].choice);
     const rows = players.map(([number, p]) => {
       const result = p.place ? label(p.place) : null;
+      const sub = [ordinal(p.choice) + " pick", p.seed ? "QF " + ordinal(p.seed) : null, "#" + number];
       return el(
         "div",
         { class: "epc-row" + (result ? " " + result[1] : ""), dataset: { player: number } },
-        el("span", { class: "choice" }, ordinal(p.choice) + " pick"),
-        who(views, number, p.seed ? el("span", { class: "epc-tag" }, "QF " + ordinal(p.seed)) : null),
+        el(
+          "span",
+          { class: "epc-who" },
+          el("span", { class: "name" }, B.player(views, number).name),
+          el("span", { class: "epc-sub-line" }, sub.filter(Boolean).join(" · "))
+        ),
         el("span", { class: "score" }, p.score === undefined ? "–" : B.fmt.score(p.score)),
         el("span", { class: "result" }, result ? result[0] : "")
       );
@@ -106,7 +121,8 @@
     const notes = [];
     if (game.tie) notes.push(el("div", { class: "epc-note warn" }, "Tie: play-off to come (" + game.tie.join(", ") + ")"));
     const meta = machineText || (game.machine ? machineName(views, game.machine) : "");
-    return panel(game.name, meta, [...rows, ...notes], "epc-game");
+    const title = game.name.charAt(0).toUpperCase() + game.name.slice(1);
+    return panel(title, meta, [...rows, ...notes], "epc-game");
   }
 
   function stageOf(views) {

@@ -5,7 +5,7 @@
   "use strict";
   const B = window.Backglass;
   const el = B.el;
-  const ROWS = 12;
+  const ROWS = 16;
 
   function rows(views) {
     return B.standingRows(views.standings).filter(([, row]) => typeof row.place === "number");
@@ -36,7 +36,7 @@
             "div",
             { class: "epc-row" + (row.band ? " epc-up" : ""), dataset: { player: number } },
             el("span", { class: "place" }, label(row)),
-            K.who(views, number, row.band === "trophy" ? el("span", { class: "epc-trophy", title: "trophy" }, "🏆") : null),
+            K.who(views, number, row.band === "trophy" ? el("span", { class: "epc-trophy", title: "trophy" }, "★") : null),
             el("span", { class: "score" }, B.fmt.score(row.total)),
             el("span", { class: "note" }, row.band === "trophy" ? "trophy" : row.band === "leading" ? "top 3" : "")
           )

@@ -5,7 +5,7 @@
   "use strict";
   const B = window.Backglass;
   const el = B.el;
-  const ROWS = 17;
+  const ROWS = 20;
   const COLUMNS = 3;
   const STAGE = {
     "grand final": "grand final",
@@ -48,9 +48,9 @@
         columns.push(
           el(
             "div",
-            { class: "column" },
+            { class: "column epc-placings" },
             K.panel(
-              c === 0 && page.from === 0 ? "Final placings" : "Places " + label(part[0][1]) + "–",
+              c === 0 && page.from === 0 ? "Final placings" : span(part),
               (views.placings || {}).complete ? "final" : "so far",
               part.map(([number, row]) =>
                 el(
@@ -58,8 +58,7 @@
                   { class: "epc-row" + (row.place && row.place <= 4 ? " epc-up" : ""), dataset: { player: number } },
                   el("span", { class: "place" }, row.place ? label(row) : "–"),
                   K.who(views, number, row.place === 1 ? el("span", { class: "epc-trophy" }, "★") : null),
-                  el("span", { class: "note" }, STAGE[row.stage] || row.stage),
-                  el("span", {})
+                  el("span", { class: "note" }, STAGE[row.stage] || row.stage)
                 )
               )
             )
@@ -69,4 +68,11 @@
       return columns;
     },
   };
+
+  function span(part) {
+    const first = part[0][1].place;
+    const last = part[part.length - 1][1].place;
+    if (!first) return "Places to come";
+    return first === last ? "Place " + first : "Places " + first + "–" + (last || "");
+  }
 })();

@@ -25,7 +25,7 @@
       const row = (doc.rows || {})[number] || {};
       const started = doc.round >= (seat.group === "B" ? 1 : 2);
       const tag = seat.replaced
-        ? el("span", { class: "epc-tag warn" }, "for " + seat.qualifier)
+        ? el("span", { class: "epc-tag warn" }, "for #" + seat.qualifier)
         : !started && seat.registered
           ? el("span", { class: "epc-tag good" }, "here")
           : null;
@@ -39,12 +39,13 @@
       );
     });
     const machines = pair.machines.map((m) => K.machineName(views, m)).join(" · ");
-    return K.panel("Pair " + key, machines, rows, "epc-pair");
+    const done = pair.seeds.every((seed) => ((doc.rows || {})[seatOf(doc, seed).number] || {}).games === 6);
+    return K.panel("Pair " + key, done ? "done" : "", [el("div", { class: "epc-sub" }, machines), ...rows], "epc-pair");
   }
 
-  function machineColumn(views, id, rows, from, to) {
+  function machineCard(views, id, rows) {
     const K = B.epc;
-    const body = rows.slice(from, to).map(([number, row]) =>
+    const body = rows.map(([number, row]) =>
       el(
         "div",
         { class: "epc-row", dataset: { player: number } },
@@ -55,9 +56,8 @@
       )
     );
     if (rows.length === 0) body.push(el("div", { class: "epc-row epc-empty" }, "No games yet"));
-    const part = rows.length > to - from && from > 0 ? " (cont.)" : "";
     const doc = views["quarterfinal/" + id] || {};
-    return K.panel(K.machineName(views, id) + part, (doc.games || 0) + " games", body);
+    return K.panel(K.machineName(views, id), (doc.games || 0) + " games", body);
   }
 
   function tableColumn(views, rows, from, to) {
@@ -94,15 +94,11 @@
       if (!doc) return [];
       const pages = [{ key: "pairs", kind: "pairs", count: 1 }];
       const ids = Object.entries(doc.machines || {}).sort((a, b) => a[1].order - b[1].order).map(([id]) => id);
-      const columns = [];
-      for (const id of ids) {
-        const rows = sortedRows((views["quarterfinal/" + id] || {}).rows);
-        for (let at = 0; at < Math.max(rows.length, 1); at += ROWS_PER_COLUMN) {
-          columns.push({ id: id, from: at, to: at + ROWS_PER_COLUMN });
-        }
-      }
-      for (let at = 0; at < columns.length; at += 4) {
-        pages.push({ key: "machines-" + at / 4, kind: "machines", columns: columns.slice(at, at + 4), count: 4 });
+      // two machine tables a column (12 rows each for 32 players on 8 machines), four columns
+      for (let at = 0; at < ids.length; at += 8) {
+        const columns = [];
+        for (let c = at; c < Math.min(at + 8, ids.length); c += 2) columns.push(ids.slice(c, c + 2));
+        pages.push({ key: "machines-" + at / 8, kind: "machines", columns: columns, count: 4 });
       }
       const table = sortedRows(doc.rows);
       const parts = [];
@@ -125,7 +121,7 @@
           if (pair.group !== group) {
             group = pair.group;
             const round = group === "B" ? 1 : 2;
-            const state = doc.round >= round ? "playing" : "re-registration open";
+            const state = doc.round < round ? "re-registration open" : doc.complete || round === 1 && doc.round === 2 ? "played" : "playing";
             items.push(el("div", { class: "epc-group-title" }, "Group " + group + " · round " + round + " · " + state));
           }
           items.push(pairCard(views, doc, key, pair));
@@ -133,8 +129,12 @@
         return el("div", { class: "epc-pairs" }, items);
       }
       if (page.kind === "machines") {
-        return page.columns.map((c) =>
-          el("div", { class: "column" }, machineColumn(views, c.id, sortedRows((views["quarterfinal/" + c.id] || {}).rows), c.from, c.to))
+        return page.columns.map((ids) =>
+          el(
+            "div",
+            { class: "column epc-machines" },
+            ids.map((id) => machineCard(views, id, sortedRows((views["quarterfinal/" + id] || {}).rows)))
+          )
         );
       }
       const rows = sortedRows(doc.rows);
