@@ -322,4 +322,5 @@ def ukpl(file: Path, pairs: tuple[str, ...], **options: Any) -> None:
 
 if __name__ == "__main__":  # ``python -m display.demo``: the same commands as ``backglass demo``
     demo(prog_name="backglass demo")
+demo.add_command(__import__("display.demo_fwpl_cli").demo_fwpl_cli.fwpl)
 demo.add_command(__import__("display.demo_weekend_cli", fromlist=["weekend"]).weekend)

@@ -1,31 +1,244 @@
-"""Placeholder for the `fwpl` kind (being built); runs no format yet."""
+"""The ``fwpl`` kind: a Flip Well Pinball League season (format ``fwpl-league``), one tournament
+per season: members, weekly league nights of groups playing four-game matches, the season table
+and the ladder, then the playoffs. Rules: ``scoring.fwpl`` (FWPL sections cited per record).
+
+Randomness (the first machine of each group, a playoff match's first machine, a tie-breaker
+machine) comes from a ``seed`` the API draws and stores in the record, so every replica draws the
+same. Groups are cut from the ladder when the night starts (the record holds the choices: who is
+absent, the LO's sizes); a score entry names week, group and game so a retry or a late phone can
+never land on another game.
+
+| record                     | fields                                                  | views touched                 |
+|----------------------------|---------------------------------------------------------|-------------------------------|
+| tournament_created         | name, format, settings (``fwpl_state.parse_settings``)  | every view                    |
+| league_player_added        | player {number, name, ifpa_rank?, joined_week?,         | players, season, standings    |
+|                            | missed_countable?} (FWPL 2.4, 4.3)                      |                               |
+| player_added               | player {number, name, guest: false} (the generic API)   | players, season, standings    |
+| machine_added              | machine {id, name}                                      | machines, night/<week>        |
+| night_started              | week, seed, absent [numbers], sizes? (3.1, 4.1-4.3, 5)  | night/<week>, season, …       |
+| machine_picked             | week, group, game_no, machine, reason? (5, 5.1)         | night/<week>                  |
+| last_ball_reached          | week, group, game_no (5: others may pick the machine)   | night/<week>                  |
+| game_recorded              | week, group, game_no, machine, scores {number: score or | night/<week>, season,         |
+|                            | null}, playoff [order]?, penalties {number: kind}?,     | standings                     |
+|                            | late [numbers]?, compensatory {number: {score,          |                               |
+|                            | subtract}}? (2.3, 2.4, 3.2, 7.3, 8.1, 8.2, 8.7)         |                               |
+| game_line_recorded         | week, group, game_no, machine, player, score or null,   | night/<week>, season,         |
+|                            | penalty?, late?, compensatory?, subtract?, playoff?     | standings                     |
+| score_recorded             | player, machine, score (the generic steward page: one   | as game_line_recorded         |
+|                            | line of the player's group's next game tonight)         |                               |
+| game_corrected             | week, group, game_no, machine?, scores…, reason (3)     | night/<week>, season, …       |
+| penalty_recorded           | week, group, player, penalty, game_no?, reason (8.x)    | night/<week>, season, …       |
+| third_offence_recorded     | player, reason (8.5 automatic third offence)            | night/<week>, season, …       |
+| night_closed               | week (all games played; 3.3 final)                      | night/<week>, season, …       |
+| tiebreak_drawn             | players, seed, reason (6.1, 6.5 random machine)         | tiebreaks                     |
+| playoffs_started           | withdrawn [numbers]?, tiebreaks [[order]]? (6.1, 6.2,   | bracket, season, tournament   |
+|                            | 6.6)                                                    |                               |
+| playoff_match_started      | division, players, seed, missing [numbers]? (6.4, 6.6)  | bracket                       |
+| playoff_machine_picked     | division, players, game_no, machine (6.4)               | bracket                       |
+| playoff_game_recorded      | division, players, game_no, machine, scores, playoff?   | bracket                       |
+|                            | (6.3)                                                   |                               |
+| playoff_tiebreak_recorded  | division, players, order (6.5)                          | bracket                       |
+| settings_changed           | settings (before week 1 any; later only ``weeks`` and   | every view                    |
+|                            | ``playoff_*`` until the playoffs start)                 |                               |
+
+Every record also carries ``by`` and ``at`` (``display.api.stamp``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from starlette.routing import BaseRoute
 
+from display.kinds import fwpl_nights as nights
+from display.kinds import fwpl_playoffs as playoffs
+from display.kinds.base import EVERY_VIEW
+from display.kinds.fwpl_bracket_view import bracket_view
+from display.kinds.fwpl_night_view import night_view
+from display.kinds.fwpl_state import (
+    FORMAT,
+    LEAGUE_SETTINGS,
+    League,
+    new_league,
+    parse_settings,
+)
+from display.kinds.fwpl_views import (
+    machines_view,
+    players_view,
+    season_view,
+    standings_view,
+    tiebreaks_view,
+    tournament_view,
+)
+from scoring.errors import DuplicateRegistration, EntryNotAllowed, SettingsError
+from scoring.fwpl import LeaguePlayer
 
-class Pending:
+Apply = Callable[[League, int, Mapping[str, Any]], League]
+TABLE = {"season", "standings"}
+
+NIGHT_RECORDS: Mapping[str, Apply] = {
+    "machine_picked": nights.pick_machine,
+    "last_ball_reached": nights.reach_last_ball,
+    "game_recorded": nights.record_game,
+    "game_corrected": nights.correct_game,
+    "penalty_recorded": nights.record_penalty,
+    "night_closed": nights.close_night,
+}
+PLAYOFF_RECORDS: Mapping[str, Apply] = {
+    "playoff_match_started": playoffs.start_match,
+    "playoff_machine_picked": playoffs.pick_machine,
+    "playoff_game_recorded": playoffs.record_game,
+    "playoff_tiebreak_recorded": playoffs.record_tiebreak,
+}
+
+
+def add_member(league: League, raw: Mapping[str, Any]) -> League:
+    """A member joins (FWPL 2.4, 4.3): ``number``, ``name``, ``ifpa_rank`` (None: unranked),
+    ``joined_week`` (default: the next week not yet started; earlier weeks are forfeits, counted
+    per ``missed_countable``). Raises DuplicateRegistration, EntryNotAllowed."""
+    number = str(raw["number"])
+    if number in league.players:
+        raise DuplicateRegistration(f"Player number {number} is already a member.")
+    if raw.get("guest"):
+        raise EntryNotAllowed("An FWPL league has members only, no guests.")
+    upcoming = len(league.nights) + 1
+    joined = raw.get("joined_week") or upcoming
+    if joined < upcoming:
+        raise EntryNotAllowed(
+            f"Week {joined} has already started; a new member joins in week {upcoming} or later."
+        )
+    member = LeaguePlayer(
+        number=number,
+        name=str(raw["name"]),
+        ifpa_rank=raw.get("ifpa_rank"),
+        joined_week=joined,
+        missed_countable=bool(raw.get("missed_countable", True)),
+    )
+    return replace(league, players={**league.players, number: member})
+
+
+def add_machine(league: League, raw: Mapping[str, Any]) -> League:
+    """A machine at the venue. Raises DuplicateRegistration."""
+    mid = str(raw["id"])
+    if mid in league.machines:
+        raise DuplicateRegistration(f"Machine {mid} is already in this league.")
+    return replace(league, machines={**league.machines, mid: str(raw["name"])})
+
+
+def change_settings(league: League, changes: Mapping[str, Any]) -> League:
+    """New settings. Before week 1 any may change; afterwards only ``weeks`` (not below the
+    nights played) and the ``playoff_*`` settings until the playoffs start, since the others
+    decide results already shown. Raises SettingsError."""
+    config, playoff_config, weeks, used = parse_settings({**league.settings, **changes})
+    if league.nights:
+        fixed = [k for k in LEAGUE_SETTINGS if used[k] != league.settings[k]]
+        if fixed:
+            raise SettingsError(
+                f"Setting {fixed[0]} is fixed once week 1 has started (it decides results "
+                "already played)."
+            )
+    if league.playoffs is not None and (playoff_config, weeks) != (
+        league.playoff_config,
+        league.weeks,
+    ):
+        raise SettingsError("The playoffs have started; their settings are fixed.")
+    if weeks < len(league.nights):
+        raise SettingsError(
+            f"{len(league.nights)} weeks have been played; weeks cannot be {weeks}."
+        )
+    return replace(league, config=config, playoff_config=playoff_config, weeks=weeks, settings=used)
+
+
+def line_from_score(league: League, seq: int, record: Mapping[str, Any]) -> League:
+    """A plain ``score_recorded`` (the generic steward page): one line in the next game of the
+    player's group tonight."""
+    if league.playoffs is not None:
+        raise EntryNotAllowed("Playoff games are entered whole, on the league entry page.")
+    player = str(record["player"])
+    week, number = nights.locate(league, player)
+    group = league.nights[week - 1].groups[number - 1]
+    located = {**record, "week": week, "group": number, "game_no": len(group.games) + 1}
+    return nights.record_line(league, seq, located, player)
+
+
+class FwplKind:
+    """Records of an FWPL season -> ``League`` -> views (see the module docstring)."""
+
     name = "fwpl"
     routes: Sequence[BaseRoute] = ()
 
     def formats(self) -> Iterable[str]:
-        return ()
+        return (FORMAT,)
 
-    def create(self, record: dict[str, Any]) -> Any:
-        raise NotImplementedError
+    def create(self, record: dict[str, Any]) -> League:
+        return new_league(record.get("settings") or {})
 
-    def apply(self, state: Any, seq: int, record: dict[str, Any]) -> tuple[Any, set[str]]:
-        raise NotImplementedError
+    def apply(self, state: League, seq: int, record: dict[str, Any]) -> tuple[League, set[str]]:
+        kind = record["type"]
+        week = f"night/{len(state.nights)}"
+        if kind in ("league_player_added", "player_added"):
+            return add_member(state, record["player"]), {"players", *TABLE}
+        if kind == "machine_added":
+            return add_machine(state, record["machine"]), {"machines", week}
+        if kind == "settings_changed":
+            return change_settings(state, record["settings"]), {EVERY_VIEW}
+        if kind == "night_started":
+            new = nights.start_night(state, seq, record)
+            return new, {f"night/{len(new.nights)}", "tournament", *TABLE}
+        if kind in ("game_line_recorded", "score_recorded"):
+            if kind == "score_recorded":
+                return line_from_score(state, seq, record), {week, *TABLE}
+            return nights.record_line(state, seq, record, str(record["player"])), {week, *TABLE}
+        if kind in NIGHT_RECORDS:
+            touched = {f"night/{record.get('week')}", *TABLE}
+            if kind == "night_closed":
+                touched.add("tournament")
+            return NIGHT_RECORDS[kind](state, seq, record), touched
+        if kind == "third_offence_recorded":
+            return nights.third_offence(state, seq, record), {week, *TABLE}
+        if kind == "tiebreak_drawn":
+            return playoffs.draw_tiebreak(state, seq, record), {"tiebreaks"}
+        if kind == "playoffs_started":
+            return playoffs.start_playoffs(state, seq, record), {"bracket", "tournament", *TABLE}
+        if kind in PLAYOFF_RECORDS:
+            return PLAYOFF_RECORDS[kind](state, seq, record), {"bracket"}
+        raise ValueError(f"unknown record type {kind!r}")
 
-    def view_names(self, state: Any) -> Iterable[str]:
-        return ()
+    def view_names(self, state: League) -> Iterable[str]:
+        yield from ("tournament", "players", "machines", "standings", "season")
+        yield from (f"night/{n.week}" for n in state.nights)
+        if state.playoffs is not None:
+            yield "bracket"
+        if state.draws:
+            yield "tiebreaks"
 
-    def view(self, state: Any, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
+    def view(self, state: League, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
+        simple: dict[str, Callable[[League], dict[str, Any] | None]] = {
+            "players": players_view,
+            "machines": machines_view,
+            "standings": standings_view,
+            "season": season_view,
+            "bracket": bracket_view,
+            "tiebreaks": tiebreaks_view,
+        }
+        if name == "tournament":
+            return tournament_view(meta, state)
+        if name in simple:
+            return simple[name](state)
+        if name.startswith("night/") and name.removeprefix("night/").isdigit():
+            return night_view(state, int(name.removeprefix("night/")))
         return None
 
 
-KIND = Pending()
+KIND = FwplKind()
+
+
+def _routes() -> Sequence[BaseRoute]:
+    from display.kinds import fwpl_api, fwpl_pages
+
+    return (*fwpl_api.routes, *fwpl_pages.routes)
+
+
+KIND.routes = _routes()

@@ -1,0 +1,290 @@
+"""The FWPL league API: one endpoint per record of ``display/kinds/fwpl.py``, under
+``/api/t/{tournament}/league/…``. Every write goes through ``display.api.write`` (validated on
+the live state, compare-and-append, ``Idempotency-Key``). The TD runs the season (members,
+nights, corrections, penalties, playoffs); stewards and the TD enter games and picks.
+
+Members may also come through the generic ``POST /api/t/{tournament}/players`` (unranked) and
+machines through ``POST /api/t/{tournament}/machines``; a single score through the generic
+``POST /api/t/{tournament}/scores`` lands in the player's group's next game tonight.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from display import api
+from display.errors import ApiError
+from display.schemas import Body, Id, Name
+
+Penalty = Literal["extra_ball", "deathsave", "serious"]
+WeekNo = Annotated[int, Field(ge=1, le=104)]
+GroupNo = Annotated[int, Field(ge=1, le=64)]
+GameNo = Annotated[int, Field(ge=1, le=20)]
+Reason = Annotated[str, Field(min_length=1, max_length=200)]
+Seed = Annotated[
+    int | None, Field(ge=0, le=2**53 - 1, description="TD only; drawn at random when absent")
+]
+Score = Annotated[Any, Field(description="whole number 0 … 2^53−1, or null: a forfeit (FWPL 2.4)")]
+
+
+class LeaguePlayerIn(Body):
+    """A member: IFPA rank seeds week 1 (FWPL 4.3, unranked: alphabetically at the bottom)."""
+
+    number: Id
+    name: Name
+    ifpa_rank: int | None = Field(None, ge=1, le=10_000_000)
+    joined_week: int | None = Field(None, ge=1, le=104)
+    missed_countable: bool = True
+
+
+class LeaguePlayersIn(Body):
+    players: list[LeaguePlayerIn] = Field(min_length=1, max_length=2000)
+
+
+class NightIn(Body):
+    """Start the next league night: announced absences (FWPL 3.1), the LO's group sizes (4.1)."""
+
+    week: WeekNo | None = None
+    absent: list[Id] = Field(default_factory=list, max_length=2000)
+    sizes: list[int] | None = Field(None, max_length=600)
+    seed: Seed = None
+
+
+class GameRef(Body):
+    week: WeekNo
+    group: GroupNo
+    game_no: GameNo
+
+
+class PickIn(GameRef):
+    machine: Id
+    reason: str | None = Field(None, max_length=200)
+
+
+class Compensatory(Body):
+    """FWPL 7.3: the compensatory game's displayed score, less the points the LO subtracts."""
+
+    score: Score
+    subtract: Any = 0
+
+
+class Lines(Body):
+    scores: dict[Id, Any] = Field(description="every player: a score, or null for a forfeit")
+    playoff: list[Id] = Field(default_factory=list, max_length=4)
+    penalties: dict[Id, Penalty] = Field(default_factory=dict)
+    late: list[Id] = Field(default_factory=list, max_length=4)
+    compensatory: dict[Id, Compensatory] = Field(default_factory=dict)
+
+
+class GameIn(GameRef, Lines):
+    """A group's whole game (FWPL 3.2); ``machine`` may be left out once assigned or picked."""
+
+    machine: Id | None = None
+
+
+class LineIn(Body):
+    player: Id
+    score: Score
+    penalty: Penalty | None = None
+    late: bool = False
+    compensatory: Any = None
+    subtract: Any = 0
+
+
+class LinesIn(GameRef):
+    """Some players' scores of a group's next game, the rest to follow (one by one)."""
+
+    machine: Id | None = None
+    lines: list[LineIn] = Field(min_length=1, max_length=4)
+    playoff: list[Id] = Field(default_factory=list, max_length=4)
+
+
+class CorrectionIn(GameIn):
+    reason: Reason
+
+
+class PenaltyIn(Body):
+    week: WeekNo
+    group: GroupNo
+    player: Id
+    penalty: Penalty
+    game_no: GameNo | None = None
+    reason: Reason
+    playoff: list[Id] = Field(default_factory=list, max_length=4)
+
+
+class OffenceIn(Body):
+    player: Id
+    reason: Reason
+
+
+class CloseIn(Body):
+    week: WeekNo
+
+
+class DrawIn(Body):
+    players: list[Id] = Field(min_length=2, max_length=2000)
+    reason: str = Field("", max_length=200)
+    seed: Seed = None
+
+
+class PlayoffsIn(Body):
+    withdrawn: list[Id] = Field(default_factory=list, max_length=2000)
+    tiebreaks: list[list[Id]] = Field(default_factory=list, max_length=100)
+
+
+class MatchRef(Body):
+    division: str = Field(min_length=1, max_length=2)
+    players: list[Id] = Field(min_length=2, max_length=4)
+
+
+class MatchIn(MatchRef):
+    missing: list[Id] = Field(default_factory=list, max_length=4)
+    seed: Seed = None
+
+
+class PlayoffPickIn(MatchRef):
+    game_no: Annotated[int, Field(ge=1, le=3)]
+    machine: Id
+
+
+class PlayoffGameIn(MatchRef, Lines):
+    game_no: Annotated[int, Field(ge=1, le=3)]
+    machine: Id | None = None
+
+
+class PlayoffTiebreakIn(MatchRef):
+    order: list[Id] = Field(min_length=2, max_length=4)
+
+
+def _league(request: Request) -> Any:
+    from display.kinds.fwpl import KIND
+
+    live = api.live_or_404(request)
+    if live.kind is not KIND:
+        raise ApiError(409, "not_a_league", f"Tournament {live.id} is not an FWPL league season.")
+    return live
+
+
+def _fields(data: BaseModel) -> dict[str, Any]:
+    return {k: v for k, v in data.model_dump().items() if v is not None}
+
+
+def _seeded(principal: Any, fields: dict[str, Any]) -> dict[str, Any]:
+    if "seed" in fields and principal.role != "td":
+        raise ApiError(403, "td_only", "Only the TD may choose a draw's seed.")
+    return {**fields, "seed": fields.get("seed", secrets.randbits(32))}
+
+
+def endpoint(model: type[BaseModel], kind: str, td_only: bool = False, seeded: bool = False) -> Any:
+    """A POST handler writing one ``kind`` record from a ``model`` body; answers 201 with the
+    version and the record's fields (the seed drawn, for a draw)."""
+
+    async def handler(request: Request) -> Response:
+        tid = request.path_params["tournament"]
+        principal = await api.signed_in(request, tid, td_only=td_only)
+        data = await api.body(request, model)
+        _league(request)
+        fields = _fields(data)
+        if seeded:
+            fields = _seeded(principal, fields)
+        record = api.stamp(principal, {"type": kind, **fields})
+        seq, replayed = await api.write(request, tid, [record])
+        if replayed:  # the first answer's seed is the one in the log
+            fields = await _stored(request, tid, seq)
+        return api.written(seq, replayed, fields)
+
+    handler.__name__ = f"post_{kind}"
+    return handler
+
+
+async def _stored(request: Request, tid: str, seq: int) -> dict[str, Any]:
+    record = await api.services(request).store.record(tid, seq)
+    return {k: v for k, v in (record or {}).items() if k not in ("type", "by", "at")}
+
+
+async def add_players(request: Request) -> Response:
+    """TD: add members, ``{"players": [...]}`` or one player."""
+    tid = request.path_params["tournament"]
+    principal = await api.signed_in(request, tid, td_only=True)
+    data = await api.body(request, (LeaguePlayerIn, LeaguePlayersIn))
+    _league(request)
+    players = data.players if isinstance(data, LeaguePlayersIn) else [data]
+    new = [
+        api.stamp(principal, {"type": "league_player_added", "player": _fields(p)}) for p in players
+    ]
+    seq, replayed = await api.write(request, tid, new)
+    return api.written(seq, replayed, {"players": [p.number for p in players]})
+
+
+async def add_lines(request: Request) -> Response:
+    """Steward: some players' scores of a group's next game; the game counts when all are in."""
+    tid = request.path_params["tournament"]
+    principal = await api.signed_in(request, tid)
+    data = await api.body(request, LinesIn)
+    _league(request)
+    ref = {"week": data.week, "group": data.group, "game_no": data.game_no}
+    if data.machine is not None:
+        ref["machine"] = data.machine
+    new = []
+    for n, entry in enumerate(data.lines, start=1):
+        fields = {**ref, **_fields(entry), "score": entry.score}
+        if n == len(data.lines) and data.playoff:
+            fields["playoff"] = data.playoff
+        new.append(api.stamp(principal, {"type": "game_line_recorded", **fields}))
+    seq, replayed = await api.write(request, tid, new)
+    return api.written(seq, replayed, {**ref, "players": [e.player for e in data.lines]})
+
+
+def _game(model: type[BaseModel], kind: str, td_only: bool = False) -> Any:
+    """Like ``endpoint`` for a game: null scores (forfeits) are kept in the record."""
+
+    async def handler(request: Request) -> Response:
+        tid = request.path_params["tournament"]
+        principal = await api.signed_in(request, tid, td_only=td_only)
+        data = await api.body(request, model)
+        _league(request)
+        fields = _fields(data)
+        fields["compensatory"] = {
+            p: {k: v for k, v in c.items() if v is not None}
+            for p, c in fields.get("compensatory", {}).items()
+        }
+        fields = {k: v for k, v in fields.items() if v not in ({}, [])}
+        fields["scores"] = data.model_dump()["scores"]
+        seq, replayed = await api.write(
+            request, tid, [api.stamp(principal, {"type": kind, **fields})]
+        )
+        return api.written(seq, replayed, {k: v for k, v in fields.items() if k != "scores"})
+
+    handler.__name__ = f"post_{kind}"
+    return handler
+
+
+def _route(path: str, handler: Any) -> Route:
+    return Route(f"/api/t/{{tournament}}/league/{path}", handler, methods=["POST"])
+
+
+routes = [
+    _route("players", add_players),
+    _route("nights", endpoint(NightIn, "night_started", td_only=True, seeded=True)),
+    _route("picks", endpoint(PickIn, "machine_picked")),
+    _route("last-ball", endpoint(GameRef, "last_ball_reached")),
+    _route("games", _game(GameIn, "game_recorded")),
+    _route("scores", add_lines),
+    _route("corrections", _game(CorrectionIn, "game_corrected", td_only=True)),
+    _route("penalties", endpoint(PenaltyIn, "penalty_recorded", td_only=True)),
+    _route("third-offences", endpoint(OffenceIn, "third_offence_recorded", td_only=True)),
+    _route("close", endpoint(CloseIn, "night_closed", td_only=True)),
+    _route("tiebreak-draws", endpoint(DrawIn, "tiebreak_drawn", td_only=True, seeded=True)),
+    _route("playoffs", endpoint(PlayoffsIn, "playoffs_started", td_only=True)),
+    _route("playoff-matches", endpoint(MatchIn, "playoff_match_started", seeded=True)),
+    _route("playoff-picks", endpoint(PlayoffPickIn, "playoff_machine_picked")),
+    _route("playoff-games", _game(PlayoffGameIn, "playoff_game_recorded")),
+    _route("playoff-tiebreaks", endpoint(PlayoffTiebreakIn, "playoff_tiebreak_recorded")),
+]

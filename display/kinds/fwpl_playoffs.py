@@ -1,0 +1,344 @@
+"""Playoff records applied to a ``League`` (FWPL 6.1-6.6), and the walk over a division's
+bracket that both the records and the ``bracket`` view use.
+
+The rules are ``scoring.fwpl.playoffs``'s and ``playoff_cut``'s; the walk only asks them, round by
+round, which matches exist and who went through.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from display.kinds.fwpl_entries import choose, full_lines, picker, score_game, settle
+from display.kinds.fwpl_state import Draw, League, PlayoffGroup, Playoffs, Slot
+from scoring.errors import EntryNotAllowed, SettingsError, UnknownPlayer
+from scoring.fwpl import (
+    Division,
+    DivisionResult,
+    PlayoffMatch,
+    PlayoffMatchResult,
+    PlayoffNeeded,
+    division_result,
+    first_groups,
+    next_groups,
+    playoff_divisions,
+    playoff_match,
+    random_machine,
+)
+from scoring.fwpl.playoffs import ADVANCE, PLAYOFF_GAMES
+
+Record = Mapping[str, Any]
+ROUNDS = {4: ("final",), 8: ("semifinal", "final"), 12: ("quarterfinal", "semifinal", "final")}
+"""FWPL 6.3: the rounds of a division of 4, 8 or 12 players."""
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    """A match of the bracket as far as it is known (FWPL 6.3): ``round``, ``number`` in the
+    round (1, 2), ``players`` in seed order, ``started`` (None until the TD starts it),
+    ``result`` (points and places so far) and ``tie``, the message of a 6.5 tie still to break
+    (then ``result`` shares the tied places and nobody is marked through)."""
+
+    round: str
+    number: int
+    players: tuple[str, ...]
+    started: PlayoffGroup | None
+    result: PlayoffMatchResult | None = None
+    tie: str | None = None
+    tied: tuple[str, ...] = ()
+
+
+def engine_match(group: PlayoffGroup) -> PlayoffMatch:
+    return PlayoffMatch(
+        group.players, tuple(s.game() for s in group.games), group.missing, group.tiebreaks
+    )
+
+
+def _score(
+    group: PlayoffGroup, final: bool, league: League
+) -> tuple[PlayoffMatchResult, str | None, tuple[str, ...]]:
+    """The match's result, and for a 6.5 tie still to break its message and the tied players:
+    the players sharing a place whose tie-breaker order settles it (the engine decides which
+    ties matter; this only asks it)."""
+    match = engine_match(group)
+    advance = None if final else ADVANCE
+    try:
+        return playoff_match(match, advance, league.playoff_config), None, ()
+    except PlayoffNeeded as exc:
+        # The same match scored with no place at stake: the points and shared places, so the
+        # board can show them while the tie-breaker game is played.
+        present = len(group.players) - len(group.missing)
+        shown = playoff_match(match, present, league.playoff_config)
+        for tied in _shared(shown):
+            trial = replace(match, tiebreaks=(*match.tiebreaks, tied))
+            try:
+                playoff_match(trial, advance, league.playoff_config)
+            except PlayoffNeeded as still:
+                if still.message == exc.message:
+                    continue
+            return shown, exc.message, tied
+        return shown, exc.message, ()  # pragma: no cover - some shared place is the tie
+
+
+def _shared(result: PlayoffMatchResult) -> list[tuple[str, ...]]:
+    by_place: dict[int, list[str]] = {}
+    for row in result.rows:
+        if not row.missing:
+            by_place.setdefault(row.place, []).append(row.player)
+    return [tuple(p) for _, p in sorted(by_place.items()) if len(p) > 1]
+
+
+def walk(league: League, division: Division) -> list[BracketMatch]:
+    """Every match of ``division`` known so far, round by round (FWPL 6.3): a round's matches,
+    then, once all are complete without a tie to break, the next round's. Raises nothing."""
+    assert league.playoffs is not None
+    started = {
+        frozenset(m.players): m for m in league.playoffs.matches if m.division == division.name
+    }
+    seeds = division.seeds
+    if len(seeds) not in ROUNDS:
+        return []
+    groups = first_groups(seeds)
+    found: list[BracketMatch] = []
+    for name in ROUNDS[len(seeds)]:
+        advancers = []
+        for number, players in enumerate(groups, start=1):
+            group = started.get(frozenset(players))
+            if group is None:
+                found.append(BracketMatch(name, number, players, None))
+                continue
+            outcome, tie, tied = _score(group, name == "final", league)
+            found.append(BracketMatch(name, number, players, group, outcome, tie, tied))
+            if outcome.complete and tie is None:
+                advancers.append([row.player for row in outcome.rows if row.advances])
+        if name == "final" or len(advancers) < len(groups):
+            break
+        groups = next_groups(seeds, advancers, name)
+    return found
+
+
+def places(league: League, division: Division) -> DivisionResult:
+    """``division_result`` of the matches played; a match with a tie still to break is left out,
+    so the places decided before it still show."""
+    assert league.playoffs is not None
+    played = [engine_match(m) for m in league.playoffs.matches if m.division == division.name]
+    while True:
+        try:
+            return division_result(division.seeds, played, league.playoff_config)
+        except PlayoffNeeded:
+            tied = [m for m in walk(league, division) if m.tie is not None]
+            keep = {frozenset(m.players) for m in tied}
+            played = [m for m in played if frozenset(m.group) not in keep]
+            if not tied:  # pragma: no cover - a tie division_result sees, the walk sees too
+                raise
+
+
+def _division(league: League, name: Any) -> Division:
+    if league.playoffs is None:
+        raise EntryNotAllowed("The playoffs have not started.")
+    for division in league.playoffs.divisions:
+        if division.name == name:
+            return division
+    names = ", ".join(d.name for d in league.playoffs.divisions)
+    raise EntryNotAllowed(f"There is no division {name}; the divisions are {names}.")
+
+
+def _started(league: League, record: Record) -> tuple[int, PlayoffGroup]:
+    division = _division(league, record.get("division"))
+    players = frozenset(map(str, record.get("players") or ()))
+    assert league.playoffs is not None
+    for index, match in enumerate(league.playoffs.matches):
+        if match.division == division.name and frozenset(match.players) == players:
+            return index, match
+    raise EntryNotAllowed(
+        f"Division {division.name} has no started match of players {', '.join(sorted(players))}."
+    )
+
+
+def _with_match(league: League, index: int, match: PlayoffGroup) -> League:
+    assert league.playoffs is not None
+    matches = list(league.playoffs.matches)
+    matches[index] = match
+    return replace(league, playoffs=replace(league.playoffs, matches=tuple(matches)))
+
+
+def _others(league: League, index: int) -> list[Slot]:
+    assert league.playoffs is not None
+    return [m.open for i, m in enumerate(league.playoffs.matches) if i != index]
+
+
+def _where(match: PlayoffGroup, game_no: int) -> str:
+    return f"game {game_no} of the division {match.division} match of {', '.join(match.players)}"
+
+
+def _present(match: PlayoffGroup) -> tuple[str, ...]:
+    return tuple(p for p in match.players if p not in match.missing)
+
+
+def _previous_picker(league: League, match: PlayoffGroup) -> str | None:
+    if not match.games:
+        return None
+    last = match.games[-1]
+    return picker(score_game(last, _present(match), league.config, _where(match, len(match.games))))
+
+
+def _check_game_no(match: PlayoffGroup, game_no: Any) -> int:
+    if len(match.games) >= PLAYOFF_GAMES:
+        raise EntryNotAllowed(f"This match has played all {PLAYOFF_GAMES} games (FWPL 6.3).")
+    if game_no != len(match.games) + 1:
+        raise EntryNotAllowed(f"This match is on game {len(match.games) + 1}, not game {game_no}.")
+    return len(match.games) + 1
+
+
+def draw_tiebreak(league: League, seq: int, record: Record) -> League:
+    """``tiebreak_drawn``: the random machine of a tie-breaker (FWPL 6.1 "single ball play on a
+    random machine", 6.5 "Machine selection for tiebreaker games will be random")."""
+    players = tuple(map(str, record.get("players") or ()))
+    for player in players:
+        if player not in league.players:
+            raise UnknownPlayer(f"Player {player} is not a member of this league.")
+    if len(players) < 2:
+        raise EntryNotAllowed("A tie-breaker is between two or more players.")
+    machine = random_machine(list(league.machines), int(record["seed"]))
+    draw = Draw(players, machine, str(record.get("reason") or ""))
+    return replace(league, draws=(*league.draws, draw))
+
+
+def start_playoffs(league: League, seq: int, record: Record) -> League:
+    """``playoffs_started``: the divisions and seeds from the final season table (FWPL 6.1, 6.2),
+    without the players who said they cannot attend (6.6), equal points across a line ordered by
+    the recorded single-ball play-offs (``tiebreaks``, winner first)."""
+    if league.playoffs is not None:
+        raise EntryNotAllowed("The playoffs have already started.")
+    if league.night is not None:
+        raise EntryNotAllowed(f"Week {league.night.week} is still being played; close it first.")
+    if not league.nights:
+        raise EntryNotAllowed("No league night has been played yet.")
+    withdrawn = tuple(map(str, record.get("withdrawn") or ()))
+    for player in withdrawn:
+        if player not in league.players:
+            raise UnknownPlayer(f"Player {player} is not a member of this league.")
+    tiebreaks = tuple(tuple(map(str, order)) for order in record.get("tiebreaks") or ())
+    divisions = playoff_divisions(
+        league.standings().rows, league.playoff_config, set(withdrawn), tiebreaks
+    )
+    if not divisions:
+        raise EntryNotAllowed(
+            "This league is too small for playoffs (FWPL 6.1; setting playoff_small_league)."
+        )
+    for division in divisions:
+        if len(division.seeds) not in ROUNDS:
+            raise SettingsError(
+                f"Division {division.name} has {len(division.seeds)} players left; FWPL 6.3 "
+                "brackets are for 4, 8 or 12."
+            )
+    return replace(league, playoffs=Playoffs(divisions, withdrawn, tiebreaks))
+
+
+def start_match(league: League, seq: int, record: Record) -> League:
+    """``playoff_match_started``: a match of the bracket begins; players not present are
+    disqualified from it (FWPL 6.6); its first machine is drawn with ``seed`` from the machines
+    no other match is on (6.4 "The first machine will be randomly selected")."""
+    division = _division(league, record.get("division"))
+    players = frozenset(map(str, record.get("players") or ()))
+    match = next((m for m in walk(league, division) if frozenset(m.players) == players), None)
+    if match is None or match.started is not None:
+        state = "has already started" if match else "is not a match of the bracket now"
+        raise EntryNotAllowed(f"Division {division.name}: {', '.join(sorted(players))} {state}.")
+    missing = frozenset(map(str, record.get("missing") or ()))
+    if not missing <= players:
+        raise EntryNotAllowed("Only players of the match can be missing from it.")
+    if len(players) - len(missing) < 2:
+        raise EntryNotAllowed("A match needs two players present.")
+    assert league.playoffs is not None
+    busy = {m.open.machine for m in league.playoffs.matches if m.open.machine}
+    free = [m for m in league.machines if m not in busy] or list(league.machines)
+    first = random_machine(free, int(record["seed"]))
+    group = PlayoffGroup(division.name, match.players, missing, open=Slot(first, seq))
+    playoffs = replace(league.playoffs, matches=(*league.playoffs.matches, group))
+    return replace(league, playoffs=playoffs)
+
+
+def pick_machine(league: League, seq: int, record: Record) -> League:
+    """``playoff_machine_picked``: the loser of the previous game picks the next machine (FWPL
+    6.4), one the match has not played; or a replacement (5.1)."""
+    index, match = _started(league, record)
+    game_no = _check_game_no(match, record.get("game_no"))
+    who = _previous_picker(league, match)
+    slot = choose(league, match.open, str(record["machine"]), match.games,
+                  _others(league, index), seq, who, _where(match, game_no))  # fmt: skip
+    return _with_match(league, index, replace(match, open=slot))
+
+
+def record_game(league: League, seq: int, record: Record) -> League:
+    """``playoff_game_recorded``: a playoff game's scores (FWPL 6.3: 4-2-1-0 per game), every
+    present player named; equal scores need the one-ball play-off order (3.2)."""
+    index, match = _started(league, record)
+    game_no = _check_game_no(match, record.get("game_no"))
+    where = _where(match, game_no)
+    slot = settle(league, replace(match.open, lines=()), record.get("machine"), match.games,
+                  _others(league, index), seq, _previous_picker(league, match), where)  # fmt: skip
+    present = _present(match)
+    lines = full_lines(record, present, "this match (present players)")
+    slot = replace(slot, lines=lines, playoff=tuple(map(str, record.get("playoff") or ())))
+    score_game(slot, present, league.config, where)
+    return _with_match(league, index, replace(match, games=(*match.games, slot), open=Slot()))
+
+
+def record_tiebreak(league: League, seq: int, record: Record) -> League:
+    """``playoff_tiebreak_recorded``: the finishing order of a tie-breaker game between players
+    tied in a finished match (FWPL 6.5), winner first."""
+    index, match = _started(league, record)
+    division = _division(league, match.division)
+    found = next(m for m in walk(league, division) if m.started == match)
+    if found.tie is None:
+        raise EntryNotAllowed("This match has no tie to break.")
+    order = tuple(map(str, record.get("order") or ()))
+    if not set(order) <= set(_present(match)) or len(order) < 2:
+        raise EntryNotAllowed("A tie-breaker order names two or more players of the match.")
+    updated = replace(match, tiebreaks=(*match.tiebreaks, order))
+    after = _with_match(league, index, updated)
+    again = next(m for m in walk(after, division) if m.started == updated)
+    if again.tie == found.tie:
+        raise PlayoffNeeded(found.tie)
+    return after
+
+
+def match_open(match: BracketMatch) -> bool:
+    """Whether ``match`` still has games to play."""
+    return match.started is None or len(match.started.games) < PLAYOFF_GAMES
+
+
+def cut_ties(league: League, withdrawn: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The runs of equal season points that a playoff line runs through (FWPL 6.1: "Ties will be
+    settled by single ball play"), each a tuple of players in table order: the runs whose
+    play-off order ``playoff_divisions`` needs. Asks the engine; decides nothing."""
+    rows = league.standings().rows
+    runs: dict[Any, list[str]] = {}
+    for row in rows:
+        if row.place is not None and row.player not in withdrawn:
+            runs.setdefault(row.points, []).append(row.player)
+    candidates = [tuple(run) for run in runs.values() if len(run) > 1]
+    found: list[tuple[str, ...]] = []
+    for _ in range(len(candidates) + 1):
+        try:
+            playoff_divisions(rows, league.playoff_config, set(withdrawn), found)
+            return found
+        except PlayoffNeeded as exc:
+            for run in candidates:
+                if run in found:
+                    continue
+                try:
+                    playoff_divisions(rows, league.playoff_config, set(withdrawn), [*found, run])
+                except PlayoffNeeded as still:
+                    if still.message == exc.message:
+                        continue
+                found.append(run)
+                break
+            else:  # pragma: no cover - every tie is one of the runs
+                return found
+        except SettingsError:
+            return found
+    return found  # pragma: no cover
