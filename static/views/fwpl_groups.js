@@ -1,0 +1,148 @@
+/* FWPL groups board (display plugin "fwpl_groups"): for tonight's league night, each group's
+ * game number, machine (or who picks next and from what), the play order and the scores entered
+ * so far (FWPL 5, 5.2). Reads views "tournament" and "night/<week>". Six groups per page.
+ */
+(function () {
+  "use strict";
+  const B = window.Backglass;
+  const PER_PAGE = 6;
+
+  const CSS = `
+.fwpl-card { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; }
+.fwpl-card-head { display: flex; justify-content: space-between; align-items: baseline; gap: .6em;
+  padding: .15em .55em; background: var(--panel-2); border-bottom: 2px solid var(--accent); }
+.fwpl-card-title { font-weight: 800; white-space: nowrap; }
+.fwpl-card-meta { color: var(--muted); font-size: .75em; white-space: nowrap; }
+.fwpl-machine { padding: .3em .55em .1em; font-size: 1.15em; font-weight: 800; white-space: nowrap;
+  overflow: hidden; text-overflow: ellipsis; }
+.fwpl-machine .fwpl-flag { font-size: .55em; vertical-align: .2em; margin-left: .5em; padding: .05em .4em;
+  border-radius: .3em; background: var(--standby); color: #111; font-weight: 800; text-transform: uppercase; }
+.fwpl-machine.pick { color: var(--standby); font-size: 1em; }
+.fwpl-allowed { padding: 0 .55em .25em; color: var(--muted); font-size: .7em; white-space: nowrap;
+  overflow: hidden; text-overflow: ellipsis; }
+.fwpl-order { display: grid; grid-template-columns: 1.4em minmax(0, 1fr) auto 2.6em; gap: .45em;
+  align-items: center; height: 1.5em; padding: 0 .55em; }
+.fwpl-order:nth-child(odd of .fwpl-order) { background: rgba(255, 255, 255, .035); }
+.fwpl-order .pos { color: var(--muted); font-weight: 700; text-align: right; }
+.fwpl-order .entered { font-weight: 700; text-align: right; white-space: nowrap; }
+.fwpl-order .entered.forfeit { color: var(--dim); font-weight: 400; font-style: italic; }
+.fwpl-order .tonight { text-align: right; color: var(--accent); font-weight: 800; }
+.fwpl-order.picker .name { color: var(--standby); }
+.fwpl-played { padding: .2em .55em .3em; color: var(--muted); font-size: .7em; border-top: 1px solid var(--line); }
+.fwpl-done { padding: .4em .55em; color: var(--qualify); font-weight: 800; }
+.view-fwpl_groups.columns { row-gap: .8em; align-content: start; }
+`;
+  if (!document.getElementById("fwpl-groups-style")) {
+    document.head.append(B.el("style", { id: "fwpl-groups-style" }, CSS));
+  }
+
+  function night(views) {
+    const week = (views.tournament || {}).week;
+    return week ? views["night/" + week] : null;
+  }
+
+  function machineName(views, id) {
+    return ((views.machines || {})[id] || {}).name || id;
+  }
+
+  function byOrder(players) {
+    return Object.entries(players).sort(
+      ([a, pa], [b, pb]) => (pa.order || 99) - (pb.order || 99) || pa.seed - pb.seed || B.byNumber(a, b)
+    );
+  }
+
+  function who(ctx, views, number) {
+    const el = ctx.el;
+    return el(
+      "span",
+      { class: "who" },
+      el("span", { class: "name" }, B.player(views, number).name),
+      el("span", { class: "number" }, number)
+    );
+  }
+
+  function card(ctx, views, number, group, games) {
+    const el = ctx.el;
+    const parts = [];
+    if (group.complete) {
+      parts.push(el("div", { class: "fwpl-done" }, "Match complete"));
+    } else if (group.machine) {
+      parts.push(
+        el(
+          "div",
+          { class: "fwpl-machine" },
+          machineName(views, group.machine),
+          group.waiting ? el("span", { class: "fwpl-flag" }, "waiting") : null,
+          group.last_ball ? el("span", { class: "fwpl-flag" }, "ball 3") : null
+        )
+      );
+    } else {
+      const picker = group.picker ? B.player(views, group.picker).name : "the group";
+      parts.push(el("div", { class: "fwpl-machine pick" }, picker + " picks the next machine"));
+      const allowed = (group.allowed || []).map((id) => machineName(views, id));
+      parts.push(el("div", { class: "fwpl-allowed" }, allowed.length ? "Open: " + allowed.join(" · ") : ""));
+    }
+    const entered = group.entered || {};
+    const rows = group.complete
+      ? Object.entries(group.players).sort(([, a], [, b]) => (a.place || 9) - (b.place || 9))
+      : byOrder(group.players);
+    for (const [player, row] of rows) {
+      const line = entered[player];
+      parts.push(
+        el(
+          "div",
+          {
+            class: "fwpl-order" + (player === group.picker ? " picker" : ""),
+            dataset: { player: player },
+          },
+          el("span", { class: "pos" }, group.complete ? row.place || "" : row.order || ""),
+          who(ctx, views, player),
+          el(
+            "span",
+            { class: "entered" + (line && line.forfeit ? " forfeit" : "") },
+            line ? (line.forfeit ? "forfeit" : B.fmt.score(line.score)) : ""
+          ),
+          el("span", { class: "tonight", title: "points tonight" }, B.fmt.points(row.total))
+        )
+      );
+    }
+    const played = Object.keys(group.games || {})
+      .sort((a, b) => a - b)
+      .map((n) => n + " " + machineName(views, group.games[n].machine));
+    parts.push(el("div", { class: "fwpl-played" }, played.length ? "Played: " + played.join(" · ") : "No games yet"));
+    const meta = group.complete ? games + " of " + games : "Game " + group.game_no + " of " + games;
+    return el(
+      "section",
+      { class: "fwpl-card", dataset: { group: number } },
+      el(
+        "header",
+        { class: "fwpl-card-head" },
+        el("span", { class: "fwpl-card-title" }, "Group " + number),
+        el("span", { class: "fwpl-card-meta" }, meta)
+      ),
+      parts
+    );
+  }
+
+  B.displayViews.fwpl_groups = {
+    title: "Groups",
+    pages(views) {
+      const doc = night(views);
+      if (!doc) return [];
+      const numbers = Object.keys(doc.groups || {}).sort((a, b) => a - b);
+      const pages = [];
+      for (let at = 0; at < numbers.length; at += PER_PAGE) {
+        const chunk = numbers.slice(at, at + PER_PAGE);
+        pages.push({ key: String(at / PER_PAGE), groups: chunk, count: Math.min(3, chunk.length) });
+      }
+      return pages;
+    },
+    render(page, views, ctx) {
+      const doc = night(views) || { groups: {} };
+      const games = (views.tournament || {}).games || 4;
+      return page.groups
+        .filter((n) => doc.groups[n])
+        .map((n) => card(ctx, views, n, doc.groups[n], games));
+    },
+  };
+})();
