@@ -7,24 +7,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.test_epc_country_live_builders import (
-    TEAMS,
-    games_body,
-    machines_body,
-    team_body,
-)
+from tests.test_epc_country_live_builders import country_over_http, games_body, team_body
 from tests.utils import Api, connect, receive, ws_url
 
 FORMAT = "epc-country"
 
 
-async def country(api: Api, tid: str) -> None:
-    """A Country Competition with 3 match machines, two 4-ball machines and 20 seeded teams."""
-    body = {"id": tid, "name": "Country 2009", "format": FORMAT, "settings": {}}
-    (await api.post("/api/tournaments", body)).raise_for_status()
-    (await api.post(f"/api/t/{tid}/country/machines", machines_body())).raise_for_status()
-    teams = [team_body(t, seed) for seed, t in enumerate(TEAMS, start=1)]
-    (await api.post(f"/api/t/{tid}/country/teams", {"teams": teams})).raise_for_status()
+country = country_over_http
+"""A Country Competition with 3 match machines, two 4-ball machines and 20 seeded teams."""
 
 
 async def steward_token(api: Api, tid: str) -> str:
@@ -183,3 +173,14 @@ async def test_country_endpoints_and_pages_are_only_for_country_tournaments(api:
     for page in ("team-entry", "country"):
         r = await api.http.get(f"/t/cc6/{page}")
         assert r.status_code == 200 and "Country 2009" in r.text
+
+
+async def test_the_generic_score_and_player_endpoints_point_to_the_team_entry(api: Api) -> None:
+    """A steward using the per-machine steward page on a Country Competition gets a 409 that
+    says where team scores go, not a server error."""
+    await country(api, "cc7")
+    r = await api.score("cc7", "T01", "m1", 1000)
+    assert (r.status_code, r.json()["error"]) == (409, "entry_not_allowed")
+    assert "team-entry" in r.json()["message"]
+    r = await api.post("/api/t/cc7/players", {"number": "1", "name": "Ann"})
+    assert r.status_code == 409 and "country/teams" in r.json()["message"]

@@ -151,3 +151,46 @@ class Comp:
                 self.match(away, home, results[(away, home)])
             else:
                 self.match(home, away, results.get((home, away), 16))
+
+
+# --- Over HTTP (API and browser tests) ------------------------------------------------------------
+
+
+async def country_over_http(api: Any, tid: str, settings: dict[str, Any] | None = None) -> None:
+    """A Country Competition ``tid`` with the machines and the 20 seeded teams, through the API."""
+    body = {"id": tid, "name": "Country 2009", "format": "epc-country", "settings": settings or {}}
+    (await api.post("/api/tournaments", body)).raise_for_status()
+    (await api.post(f"/api/t/{tid}/country/machines", machines_body())).raise_for_status()
+    teams = [team_body(t, seed) for seed, t in enumerate(TEAMS, start=1)]
+    (await api.post(f"/api/t/{tid}/country/teams", {"teams": teams})).raise_for_status()
+
+
+async def match_over_http(
+    api: Any, tid: str, team: str, other: str, points: int, stage: str
+) -> int:
+    """``team`` takes ``points`` from ``other`` in their ``stage`` match; returns the version."""
+    views = (await api.views(tid))["views"]
+    fid = pair_fixture(views["country/fixtures"], team, other, stage)
+    r = await api.post(f"/api/t/{tid}/country/games", games_body(fid, team, other, points))
+    r.raise_for_status()
+    return int(r.json()["version"])
+
+
+async def stage_over_http(
+    api: Any, tid: str, results: dict[tuple[str, str], int], stage: str = "qualifying"
+) -> None:
+    """Every match of ``stage`` still to play: ``results[(a, b)]`` to ``a``, else 16-16."""
+    views = (await api.views(tid))["views"]
+    for fid, f in views["country/fixtures"].items():
+        if f["stage"] != stage or f["status"] != "to_play":
+            continue
+        home, away = f["home"], f["away"]
+        team, other = (away, home) if (away, home) in results else (home, away)
+        body = games_body(fid, team, other, results.get((team, other), 16))
+        (await api.post(f"/api/t/{tid}/country/games", body)).raise_for_status()
+
+
+async def four_ball_over_http(api: Any, tid: str, scores: dict[str, int]) -> None:
+    for n, (team, score) in enumerate(scores.items()):
+        body = {"team": team, "machine": FOUR_BALL_MACHINES[n % 2], "score": score}
+        (await api.post(f"/api/t/{tid}/country/four-ball", body)).raise_for_status()

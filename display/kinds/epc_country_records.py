@@ -59,6 +59,8 @@ def apply(state: CountryState, seq: int, record: Record) -> tuple[CountryState, 
     """``record`` applied at ``seq`` -> (new state, views touched). Raises a ScoringError when the
     rules refuse it, ValueError for a record type this kind does not know."""
     handler = HANDLERS.get(record["type"])
+    if record["type"] in ELSEWHERE:
+        raise EntryNotAllowed(ELSEWHERE[record["type"]])
     if handler is None:
         raise ValueError(f"unknown record type {record['type']!r}")
     new, touched = handler(state, seq, record)
@@ -351,6 +353,15 @@ def _has_results(state: CountryState, team: str) -> bool:
         or any(p.penalty.team == team for p in state.penalties.values())
     )
 
+
+ELSEWHERE = {
+    "score_recorded": "A Country Competition records a match's two machines at once, or a 4-ball "
+    "game: use the team-entry page (/t/{tid}/team-entry), not the steward page.",
+    "player_added": "A Country Competition registers teams of players: add a team "
+    "(POST /api/t/{tid}/country/teams) instead of a single player.",
+}
+"""Records of the per-machine formats that the generic endpoints may send here: refused (409) with
+where to go instead, rather than failing as an unknown record."""
 
 HANDLERS: dict[str, Callable[[CountryState, int, Record], tuple[CountryState, Touched]]] = {
     "settings_changed": _settings_changed,

@@ -69,7 +69,13 @@
     if (last.sig !== sig) seen.set(key, { sig: sig, at: now });
     const at = seen.get(key).at;
     if (!at || now - at >= FLASH_MS) return {};
-    return { cls: " flash", style: "animation-delay: -" + (now - at) + "ms" };
+    return { cls: " flash", style: "animation-delay: -" + (now - at) + "ms", left: FLASH_MS - (now - at) };
+  }
+
+  /* The row stops flashing by itself: the display only redraws on changes and page turns. */
+  function settle(node, f) {
+    if (f.left) setTimeout(() => node.classList.remove("flash"), f.left);
+    return node;
   }
 
   function team(views, id) {
@@ -118,7 +124,7 @@
           : DECIDED[r.decided_by]
             ? el("span", { class: "cf-tag" }, DECIDED[r.decided_by])
             : null;
-        return el(
+        const node = el(
           "div",
           {
             class:
@@ -135,6 +141,7 @@
           el("span", { class: "small" }, r.won),
           el("span", { class: "pts" }, B.fmt.points(r.points))
         );
+        return settle(node, f);
       })
     );
   }
@@ -191,12 +198,15 @@
     const fl = flash("m:" + id, [f.status, f.home_points, f.away_points, Object.keys(f.games || {}).length].join("|"));
     const win = decided && f.home_points !== f.away_points ? (f.home_points > f.away_points ? "home" : "away") : "";
     const mine = ctx.team && (f.home === ctx.team || f.away === ctx.team);
-    return el(
-      "div",
-      { class: "cf-row cf-match " + f.status + (fl.cls || "") + (mine ? " mine" : ""), style: fl.style, dataset: { fixture: id } },
-      el("span", { class: "cf-name home" + (win === "home" ? " win" : "") }, el("span", { class: "name" }, team(views, f.home))),
-      el("span", { class: "res" }, result),
-      el("span", { class: "cf-name away" + (win === "away" ? " win" : "") }, el("span", { class: "name" }, team(views, f.away)))
+    return settle(
+      el(
+        "div",
+        { class: "cf-row cf-match " + f.status + (fl.cls || "") + (mine ? " mine" : ""), style: fl.style, dataset: { fixture: id } },
+        el("span", { class: "cf-name home" + (win === "home" ? " win" : "") }, el("span", { class: "name" }, team(views, f.home))),
+        el("span", { class: "res" }, result),
+        el("span", { class: "cf-name away" + (win === "away" ? " win" : "") }, el("span", { class: "name" }, team(views, f.away)))
+      ),
+      fl
     );
   }
 

@@ -105,7 +105,13 @@
     if (last.sig !== sig) seen.set(key, { sig: sig, at: now });
     const at = seen.get(key).at;
     if (!at || now - at >= FLASH_MS) return {};
-    return { cls: " flash", style: "animation-delay: -" + (now - at) + "ms" };
+    return { cls: " flash", style: "animation-delay: -" + (now - at) + "ms", left: FLASH_MS - (now - at) };
+  }
+
+  /* The row stops flashing by itself: the display only redraws on changes and page turns. */
+  function settle(node, f) {
+    if (f.left) setTimeout(() => node.classList.remove("flash"), f.left);
+    return node;
   }
 
   /* ---------- blocks ---------- */
@@ -126,25 +132,28 @@
     const el = ctx.el;
     const f = flash("g:" + id, [row.total, row.match_points, row.four_ball_points, row.place].join("|"));
     const band = row.pending ? " tie" : row.qualified ? " in" : "";
-    return el(
-      "div",
-      {
-        class: "cc-row cc-team" + band + (f.cls || "") + (ctx.team === id ? " mine" : ""),
-        style: f.style,
-        dataset: { team: id, decided: row.decided_by },
-      },
-      el("span", { class: "place" }, placeLabel(row, rows)),
+    return settle(
       el(
-        "span",
-        { class: "cc-name" },
-        el("span", { class: "name" }, team(views, id)),
-        showGroup ? el("span", { class: "cc-tag" }, row.group) : null,
-        decidedTag(el, row)
+        "div",
+        {
+          class: "cc-row cc-team" + band + (f.cls || "") + (ctx.team === id ? " mine" : ""),
+          style: f.style,
+          dataset: { team: id, decided: row.decided_by },
+        },
+        el("span", { class: "place" }, placeLabel(row, rows)),
+        el(
+          "span",
+          { class: "cc-name" },
+          el("span", { class: "name" }, team(views, id)),
+          showGroup ? el("span", { class: "cc-tag" }, row.group) : null,
+          decidedTag(el, row)
+        ),
+        el("span", { class: "pl" }, row.played),
+        el("span", { class: "m" }, B.fmt.points(row.match_points)),
+        el("span", { class: "fb" }, B.fmt.points(row.four_ball_points)),
+        el("span", { class: "total" }, B.fmt.points(row.total))
       ),
-      el("span", { class: "pl" }, row.played),
-      el("span", { class: "m" }, B.fmt.points(row.match_points)),
-      el("span", { class: "fb" }, B.fmt.points(row.four_ball_points)),
-      el("span", { class: "total" }, B.fmt.points(row.total))
+      f
     );
   }
 
@@ -194,17 +203,20 @@
     const fl = flash("f:" + id, sig);
     const winner = done(f) && f.home_points !== f.away_points ? (f.home_points > f.away_points ? "home" : "away") : "";
     const mine = ctx.team && (f.home === ctx.team || f.away === ctx.team);
-    return el(
-      "div",
-      {
-        class: "cc-row cc-match " + f.status + (fl.cls || "") + (mine ? " mine" : ""),
-        style: fl.style,
-        dataset: { fixture: id, status: f.status },
-      },
-      el("span", { class: "rnd" }, "R" + f.round),
-      el("span", { class: "cc-name home" + (winner === "home" ? " win" : "") }, el("span", { class: "name" }, team(views, f.home))),
-      el("span", { class: "res" }, result, f.status === "forfeit" ? el("span", { class: "cc-tag" }, "pen") : null),
-      el("span", { class: "cc-name away" + (winner === "away" ? " win" : "") }, el("span", { class: "name" }, team(views, f.away)))
+    return settle(
+      el(
+        "div",
+        {
+          class: "cc-row cc-match " + f.status + (fl.cls || "") + (mine ? " mine" : ""),
+          style: fl.style,
+          dataset: { fixture: id, status: f.status },
+        },
+        el("span", { class: "rnd" }, "R" + f.round),
+        el("span", { class: "cc-name home" + (winner === "home" ? " win" : "") }, el("span", { class: "name" }, team(views, f.home))),
+        el("span", { class: "res" }, result, f.status === "forfeit" ? el("span", { class: "cc-tag" }, "pen") : null),
+        el("span", { class: "cc-name away" + (winner === "away" ? " win" : "") }, el("span", { class: "name" }, team(views, f.away)))
+      ),
+      fl
     );
   }
 

@@ -51,7 +51,13 @@
     if (last.sig !== sig) seen.set(key, { sig: sig, at: now });
     const at = seen.get(key).at;
     if (!at || now - at >= FLASH_MS) return {};
-    return { cls: " flash", style: "animation-delay: -" + (now - at) + "ms" };
+    return { cls: " flash", style: "animation-delay: -" + (now - at) + "ms", left: FLASH_MS - (now - at) };
+  }
+
+  /* The row stops flashing by itself: the display only redraws on changes and page turns. */
+  function settle(node, f) {
+    if (f.left) setTimeout(() => node.classList.remove("flash"), f.left);
+    return node;
   }
 
   function team(views, id) {
@@ -81,18 +87,21 @@
     else if (r.slam_tilt) score = ["0", el("span", { class: "where" }, "slam tilt")];
     else score = r.slot ? "slot " + r.slot + (r.scheduled ? " · " + machine(views, r.scheduled) : "") : "to play";
     const f = flash("b:" + id, [r.score, r.place, r.points, r.slam_tilt].join("|"));
-    return el(
-      "div",
-      {
-        class:
-          "fb-row" + (played ? "" : r.slam_tilt ? " tilt" : " todo") + (f.cls || "") + (ctx.team === id ? " mine" : ""),
-        style: f.style,
-        dataset: { team: id },
-      },
-      el("span", { class: "place" }, played ? r.place + (shared ? "=" : "") : ""),
-      el("span", { class: "fb-name" }, el("span", { class: "name" }, team(views, id))),
-      el("span", { class: "score" }, score),
-      el("span", { class: "points" }, played || r.slam_tilt ? B.fmt.points(r.points) : "")
+    return settle(
+      el(
+        "div",
+        {
+          class:
+            "fb-row" + (played ? "" : r.slam_tilt ? " tilt" : " todo") + (f.cls || "") + (ctx.team === id ? " mine" : ""),
+          style: f.style,
+          dataset: { team: id },
+        },
+        el("span", { class: "place" }, played ? r.place + (shared ? "=" : "") : ""),
+        el("span", { class: "fb-name" }, el("span", { class: "name" }, team(views, id))),
+        el("span", { class: "score" }, score),
+        el("span", { class: "points" }, played || r.slam_tilt ? B.fmt.points(r.points) : "")
+      ),
+      f
     );
   }
 

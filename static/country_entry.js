@@ -1,0 +1,539 @@
+/* Team entry for the EPC Country Competition (/t/{tid}/team-entry): a steward or the TD signs in,
+ * picks a match and enters its two machines' four scores (or a 4-ball game, or a play-off game),
+ * shows both captains a large confirmation ("These points are to be noted on the score card and
+ * verified by both team captains", EPC 2009, EPC Country Competition), then submits. The TD also
+ * records penalties, voids a wrong record and advances the stage.
+ *
+ * Like static/steward.js, a confirmed entry gets one Idempotency-Key, kept with it in localStorage
+ * until the server answers; every retry after a network failure or timeout sends the same key, so
+ * a flaky connection, a double tap or a reloaded page never records anything twice.
+ */
+(function () {
+  "use strict";
+  const B = window.Backglass;
+  const el = B.el;
+  const config = B.pageConfig();
+  const tid = config.tournament;
+  const api = "/api/t/" + encodeURIComponent(tid) + "/country/";
+
+  const REQUEST_TIMEOUT_MS = 10000;
+  const RETRY_STATUSES = new Set([502, 503, 504]);
+  const KEYS = { session: "backglass.country." + tid, pending: "backglass.country-pending." + tid };
+  const $ = (id) => document.getElementById(id);
+  const root = $("entry");
+
+  const state = {
+    screen: "signin",
+    role: "steward",
+    session: load(KEYS.session),
+    pending: load(KEYS.pending), // {key, path, body, summary, sent}
+    sending: false,
+    task: "match",
+    form: null, // {title, build(node), read() -> {path, body, summary} or an error message}
+    last: null, // {summary, version, check(views) -> text}
+  };
+
+  function load(key) {
+    try {
+      return JSON.parse(localStorage.getItem(key) || "null");
+    } catch (_) {
+      return null;
+    }
+  }
+
+  function store(key, value) {
+    if (value === null || value === undefined) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  }
+
+  function newKey() {
+    if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function show(screen) {
+    state.screen = screen;
+    root.dataset.screen = screen;
+    for (const name of ["signin", "home", "form", "confirm"]) $("screen-" + name).hidden = name !== screen;
+    window.scrollTo(0, 0);
+    render();
+  }
+
+  function showError(id, message) {
+    $(id).textContent = message || "";
+    $(id).hidden = !message;
+  }
+
+  /* ---------- the live views ---------- */
+
+  const live = new B.Live(tid, {
+    onchange: () => render(),
+    onstatus: (connected, age) => B.showStatus($("status"), connected, age),
+  });
+  const views = () => live.views;
+  const teamName = (id) => ((views().teams || {})[id] || {}).name || id;
+  const machineName = (id) => ((views().machines || {})[id] || {}).name || id;
+  const isTD = () => Boolean(state.session && state.session.role === "td");
+
+  function machines(fourBall) {
+    return B.machineList(views()).filter(([, m]) => Boolean(m.four_ball) === fourBall);
+  }
+
+  function fixtures(stage) {
+    return Object.entries(views()["country/fixtures"] || {})
+      .filter(([, f]) => f.stage === stage)
+      .sort(([, a], [, b]) => a.order - b.order);
+  }
+
+  function currentStage() {
+    const stage = (views().tournament || {}).stage || "qualifying";
+    return stage === "complete" ? "final" : stage;
+  }
+
+  /* ---------- HTTP ---------- */
+
+  async function request(path, body, options) {
+    const headers = { "Content-Type": "application/json" };
+    if (options.token) headers.Authorization = "Bearer " + options.token;
+    if (options.key) headers["Idempotency-Key"] = options.key;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+    try {
+      const res = await fetch(path, {
+        method: "POST",
+        headers: headers,
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        cache: "no-store",
+      });
+      let data = {};
+      try {
+        data = await res.json();
+      } catch (_) {
+        data = {};
+      }
+      return { ok: res.ok, status: res.status, data: data, message: data.message || (res.ok ? "" : "The server answered " + res.status + ".") };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /* ---------- sign-in ---------- */
+
+  function chooseRole(role) {
+    state.role = role;
+    $("as-steward").setAttribute("aria-pressed", String(role === "steward"));
+    $("as-td").setAttribute("aria-pressed", String(role === "td"));
+    $("signin-name-field").hidden = role === "td";
+    $("signin-pin-field").hidden = role === "td";
+    $("signin-password-field").hidden = role !== "td";
+  }
+  $("as-steward").addEventListener("click", () => chooseRole("steward"));
+  $("as-td").addEventListener("click", () => chooseRole("td"));
+
+  $("signin-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const td = state.role === "td";
+    const name = td ? "TD" : $("signin-name").value.trim();
+    const secret = td ? $("signin-password").value : $("signin-pin").value.trim();
+    if (!name || !secret) {
+      showError("signin-error", td ? "Type the TD password." : "Type your name and the PIN the TD gave you.");
+      return;
+    }
+    const body = td ? { role: "td", password: secret } : { role: "steward", tournament: tid, name: name, pin: secret };
+    $("signin-submit").disabled = true;
+    showError("signin-error", "");
+    try {
+      const res = await request("/api/session", body, {});
+      if (!res.ok) return showError("signin-error", res.message);
+      state.session = { token: res.data.token, name: name, role: state.role };
+      store(KEYS.session, state.session);
+      $("signin-pin").value = $("signin-password").value = "";
+      show(state.pending ? "confirm" : "home");
+    } catch (_) {
+      showError("signin-error", "No connection to the server. Check the Wi-Fi and try again.");
+    } finally {
+      $("signin-submit").disabled = false;
+    }
+  });
+
+  $("sign-out").addEventListener("click", () => {
+    state.session = null;
+    store(KEYS.session, null);
+    show("signin");
+  });
+
+  /* ---------- home: what to enter ---------- */
+
+  const TASKS = [
+    { id: "match", label: "Match", td: false },
+    { id: "four-ball", label: "4-ball", td: false },
+    { id: "playoff", label: "Play-off", td: false },
+    { id: "td", label: "TD", td: true },
+  ];
+
+  function renderHome() {
+    $("who").textContent = state.session ? state.session.name + (isTD() ? "" : " (steward)") : "";
+    const tasks = TASKS.filter((t) => !t.td || isTD());
+    if (!tasks.some((t) => t.id === state.task)) state.task = "match";
+    $("tasks").replaceChildren(
+      ...tasks.map((t) =>
+        el("button", { type: "button", role: "tab", class: "task", "aria-selected": String(t.id === state.task), dataset: { task: t.id }, onclick: () => ((state.task = t.id), render()) }, t.label)
+      )
+    );
+    const node = $("task");
+    if (live.version === null) return node.replaceChildren(el("p", { class: "muted" }, "Loading…"));
+    const draw = (views().tournament || {}).draw || {};
+    if (!Object.keys(views()["country/fixtures"] || {}).length) {
+      return node.replaceChildren(el("p", { class: "muted" }, "The draw is not made yet (" + (draw.registered || 0) + " of " + (draw.needed || 20) + " seeded teams)."));
+    }
+    const build = { match: matchList, "four-ball": fourBallList, playoff: playoffList, td: tdPanel }[state.task];
+    node.replaceChildren(...[].concat(build()));
+    renderResult();
+  }
+
+  function pick(label, meta, onclick, data) {
+    return el("button", { type: "button", class: "pick", onclick: onclick, dataset: data || {} }, el("span", { class: "pick-name" }, label), el("span", { class: "pick-meta" }, meta));
+  }
+
+  function matchList() {
+    const open = fixtures(currentStage()).filter(([, f]) => f.status === "to_play" || f.status === "playing");
+    if (!open.length) return el("p", { class: "muted" }, "Every match of this stage has a result.");
+    const slot = Math.min(...open.map(([, f]) => f.slot));
+    return [
+      el("p", { class: "hint" }, "Matches to play, the current time slot first."),
+      el(
+        "div",
+        { class: "picks" },
+        open.map(([id, f]) =>
+          pick(
+            teamName(f.home) + " v " + teamName(f.away),
+            (f.stage === "final" ? "Final" : "Group " + f.group) + " · round " + f.round + " · slot " + f.slot + (f.status === "playing" ? " · 1 machine in" : "") + (f.slot === slot ? " · now" : ""),
+            () => openForm(matchForm(id)),
+            { fixture: id }
+          )
+        )
+      ),
+    ];
+  }
+
+  function fourBallList() {
+    if (currentStage() !== "qualifying") return el("p", { class: "muted" }, "The 4-ball game is part of qualifying, which is over.");
+    const rows = (views()["country/four_ball"] || {}).rows || {};
+    const todo = Object.entries(rows).filter(([, r]) => r.score === undefined).sort(([, a], [, b]) => (a.slot || 0) - (b.slot || 0));
+    if (!todo.length) return el("p", { class: "muted" }, "Every team has its 4-ball game.");
+    return [
+      el("p", { class: "hint" }, "Teams still to play the 4-ball game, by their allocated slot."),
+      el("div", { class: "picks" }, todo.map(([id, r]) => pick(teamName(id), "slot " + r.slot + (r.scheduled ? " · " + machineName(r.scheduled) : ""), () => openForm(fourBallForm(id)), { team: id }))),
+    ];
+  }
+
+  function playoffList() {
+    const pending = Object.entries((views()["country/playoffs"] || {}).pending || {});
+    if (!pending.length) return el("p", { class: "muted" }, "No play-off game is needed now.");
+    return el(
+      "div",
+      { class: "picks" },
+      pending.map(([key, p]) => pick(p.teams.map(teamName).join(" v "), (p.stage === "final" ? "Final" : "Qualifying") + " · tie for place " + p.place, () => openForm(playoffForm(p)), { playoff: key }))
+    );
+  }
+
+  /* ---------- forms ---------- */
+
+  function digits(text) {
+    return String(text).replace(/\D/g, "").replace(/^0+(?=\d)/, "");
+  }
+
+  function scoreInput(name) {
+    const input = el("input", { class: "score-input", name: name, inputmode: "numeric", autocomplete: "off", "aria-label": name });
+    input.addEventListener("input", () => {
+      input.value = B.fmt.score(digits(input.value));
+      showError("form-error", "");
+    });
+    return input;
+  }
+
+  function select(name, options, value) {
+    const node = el("select", { name: name, "aria-label": name }, options.map(([v, label]) => el("option", { value: v }, label)));
+    node.value = value === undefined ? options[0][0] : value;
+    return node;
+  }
+
+  function openForm(form) {
+    state.form = form;
+    $("form-title").textContent = form.title;
+    const body = $("form-body");
+    body.replaceChildren();
+    form.build(body);
+    showError("form-error", "");
+    show("form");
+  }
+
+  function value(name) {
+    const node = $("form").elements[name];
+    return node ? node.value : "";
+  }
+
+  function scoreOf(name) {
+    const text = digits(value(name));
+    return text === "" ? null : Number(text);
+  }
+
+  function matchForm(fid) {
+    const f = views()["country/fixtures"][fid];
+    const recorded = Object.values(f.games || {});
+    const used = new Set(recorded.map((g) => g.machine));
+    const played = new Set(recorded.flatMap((g) => Object.values(g.rows).map((r) => r.player)));
+    const free = machines(false).filter(([id]) => !used.has(id));
+    const games = [0, 1].slice(recorded.length);
+    const title = teamName(f.home) + " v " + teamName(f.away);
+    return {
+      title: title,
+      build(body) {
+        for (const g of recorded) {
+          body.append(el("p", { class: "done-game" }, "✓ " + machineName(g.machine) + " recorded: " + g.home_points + "–" + g.away_points));
+        }
+        for (const n of games) {
+          const lines = [];
+          for (const team of [f.home, f.away]) {
+            const players = ((views().teams || {})[team] || {}).players || [];
+            const left = players.filter((p) => !played.has(p));
+            for (const k of [0, 1]) {
+              const chosen = left[(n - recorded.length) * 2 + k] || left[k] || players[0];
+              lines.push(
+                el(
+                  "div",
+                  { class: "line" },
+                  k === 0 ? el("span", { class: "line-team" }, teamName(team)) : null,
+                  select("g" + n + "-" + team + "-p" + k, players.map((p) => [p, p]), chosen),
+                  scoreInput("g" + n + "-" + team + "-s" + k)
+                )
+              );
+            }
+          }
+          const options = [["", "Choose machine"], ...free.map(([id, m]) => [id, m.name])];
+          body.append(el("fieldset", { class: "game" }, el("legend", {}, "Machine " + (n + 1)), select("g" + n + "-machine", options, ""), lines));
+        }
+      },
+      read() {
+        const out = [];
+        const names = new Set();
+        for (const n of games) {
+          const machine = value("g" + n + "-machine");
+          if (!machine) return "Choose machine " + (n + 1) + ".";
+          if (out.some((g) => g.machine === machine)) return "The two games are on two different machines.";
+          const scores = [];
+          for (const team of [f.home, f.away]) {
+            for (const k of [0, 1]) {
+              const player = value("g" + n + "-" + team + "-p" + k);
+              const score = scoreOf("g" + n + "-" + team + "-s" + k);
+              if (score === null) return "Type every score (" + player + ", machine " + (n + 1) + ").";
+              if (names.has(player)) return player + " is entered twice: two different players of each team play each machine.";
+              names.add(player);
+              scores.push({ team: team, player: player, score: score });
+            }
+          }
+          out.push({ machine: machine, scores: scores });
+        }
+        return {
+          path: "games",
+          body: { fixture: fid, games: out },
+          summary: {
+            title: title,
+            sections: out.map((g) => ({ heading: machineName(g.machine), lines: g.scores.map((s) => [s.player + " · " + teamName(s.team), B.fmt.score(s.score)]) })),
+          },
+          check: { fixture: fid },
+        };
+      },
+    };
+  }
+
+  function fourBallForm(team) {
+    const row = ((views()["country/four_ball"] || {}).rows || {})[team] || {};
+    return {
+      title: "4-ball · " + teamName(team),
+      build(body) {
+        const options = machines(true).map(([id, m]) => [id, m.name]);
+        body.append(el("label", { class: "field" }, "Machine", select("machine", options.length ? options : [["", "No 4-ball machine"]], row.scheduled)));
+        body.append(el("label", { class: "field" }, "Team score", scoreInput("score")));
+      },
+      read() {
+        const score = scoreOf("score");
+        if (!value("machine")) return "The TD has not set up a 4-ball machine.";
+        if (score === null) return "Type the score.";
+        return {
+          path: "four-ball",
+          body: { team: team, machine: value("machine"), score: score },
+          summary: { title: "4-ball game", sections: [{ heading: machineName(value("machine")), lines: [[teamName(team), B.fmt.score(score)]] }] },
+          check: { team: team },
+        };
+      },
+    };
+  }
+
+  function playoffForm(p) {
+    return {
+      title: "Play-off · place " + p.place,
+      build(body) {
+        const options = [["", "Machine (optional)"], ...machines(true).map(([id, m]) => [id, m.name])];
+        body.append(el("label", { class: "field" }, "Machine", select("machine", options, "")));
+        for (const team of p.teams) body.append(el("label", { class: "field" }, teamName(team), scoreInput("po-" + team)));
+      },
+      read() {
+        const scores = [];
+        for (const team of p.teams) {
+          const score = scoreOf("po-" + team);
+          if (score === null) return "Type " + teamName(team) + "'s score.";
+          scores.push({ team: team, score: score });
+        }
+        const body = { stage: p.stage, scores: scores };
+        if (value("machine")) body.machine = value("machine");
+        return {
+          path: "playoffs",
+          body: body,
+          summary: { title: "Play-off for place " + p.place, sections: [{ heading: value("machine") ? machineName(value("machine")) : "Play-off game", lines: scores.map((s) => [teamName(s.team), B.fmt.score(s.score)]) }] },
+        };
+      },
+    };
+  }
+
+  $("form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const out = state.form.read();
+    if (typeof out === "string") return showError("form-error", out);
+    state.pending = { key: newKey(), path: out.path, body: out.body, summary: out.summary, check: out.check || null, sent: false };
+    showError("confirm-error", "");
+    show("confirm");
+  });
+
+  $("form-back").addEventListener("click", () => show("home"));
+
+  /* ---------- confirm and submit ---------- */
+
+  function renderConfirm() {
+    const p = state.pending;
+    if (!p) return;
+    const s = p.summary;
+    $("confirm-card").replaceChildren(
+      el("div", { class: "confirm-title" }, s.title),
+      ...s.sections.map((section) =>
+        el("div", { class: "confirm-section" }, el("div", { class: "confirm-label" }, section.heading), section.lines.map(([label, v]) => el("div", { class: "confirm-line" }, el("span", { class: "confirm-who" }, label), el("span", { class: "confirm-value" }, v))))
+      )
+    );
+    $("confirm-submit").disabled = state.sending;
+    $("confirm-edit").disabled = state.sending;
+  }
+
+  $("confirm-edit").addEventListener("click", () => {
+    const p = state.pending;
+    if (p && p.sent && !p.warned) {
+      p.warned = true;
+      showError("confirm-error", "This entry may already be recorded. Submit it again to find out, or press Edit again to discard it.");
+      return;
+    }
+    state.pending = null;
+    store(KEYS.pending, null);
+    show(state.form ? "form" : "home");
+  });
+
+  $("confirm-submit").addEventListener("click", () => submit());
+
+  function notice(text) {
+    $("confirm-notice").textContent = text;
+    $("confirm-notice").hidden = !text;
+  }
+
+  async function submit() {
+    const p = state.pending;
+    if (!p || state.sending) return;
+    if (!state.session) return show("signin");
+    state.sending = true;
+    p.sent = true;
+    store(KEYS.pending, p);
+    showError("confirm-error", "");
+    notice("Sending…");
+    renderConfirm();
+    let attempt = 0;
+    let answer = null;
+    while (answer === null) {
+      try {
+        const res = await request(api + p.path, p.body, { key: p.key, token: state.session.token });
+        if (RETRY_STATUSES.has(res.status)) throw new Error(res.message);
+        answer = res;
+      } catch (_) {
+        attempt += 1;
+        notice("No answer from the server (try " + attempt + "). Retrying the same entry — it will not be recorded twice.");
+        await sleep(Math.min(1000 * 2 ** (attempt - 1), 5000));
+      }
+    }
+    state.sending = false;
+    notice("");
+    answered(p, answer);
+  }
+
+  function answered(p, res) {
+    if (res.ok) {
+      state.pending = null;
+      store(KEYS.pending, null);
+      state.form = null;
+      state.last = { summary: p.summary, version: res.data.version, check: p.check };
+      return show("home");
+    }
+    if (res.status === 401) {
+      state.session = null;
+      store(KEYS.session, null);
+      p.sent = false;
+      store(KEYS.pending, p);
+      showError("signin-error", res.message + " Sign in again, then submit.");
+      return show("signin");
+    }
+    p.sent = false;
+    store(KEYS.pending, null);
+    showError("confirm-error", res.message);
+    renderConfirm();
+  }
+
+  /* The last recorded entry, and what it did once the live views have it. */
+  function renderResult() {
+    const node = $("result");
+    const last = state.last;
+    node.hidden = !last;
+    if (!last) return;
+    const lines = [el("div", { class: "result-title" }, "✓ Recorded"), el("div", { class: "result-entry" }, last.summary.title)];
+    if (live.version !== null && live.version >= last.version) {
+      const check = last.check || {};
+      if (check.fixture) {
+        const f = (views()["country/fixtures"] || {})[check.fixture] || {};
+        const text = f.home_points !== undefined ? teamName(f.home) + " " + B.fmt.points(f.home_points) + " – " + B.fmt.points(f.away_points) + " " + teamName(f.away) : "One machine in; the match counts when both are.";
+        lines.push(el("div", { class: "result-place", id: "result-place" }, text));
+      } else if (check.team) {
+        const r = ((views()["country/four_ball"] || {}).rows || {})[check.team] || {};
+        lines.push(el("div", { class: "result-place", id: "result-place" }, "4-ball: place " + r.place + " · " + B.fmt.points(r.points) + " points"));
+      }
+    }
+    node.replaceChildren(...lines);
+  }
+
+  /* ---------- drawing ---------- */
+
+  function render() {
+    if (state.screen === "home") renderHome();
+    if (state.screen === "confirm") renderConfirm();
+  }
+
+  B.countryEntry = { openForm: openForm, views: views, isTD: isTD, currentStage: currentStage, fixtures: fixtures, teamName: teamName, machineName: machineName, select: select, el: el, pick: pick };
+  function tdPanel() {
+    return B.countryTD ? B.countryTD() : el("p", { class: "muted" }, "Loading…");
+  }
+
+  chooseRole("steward");
+  live.start();
+  show(!state.session ? "signin" : state.pending ? "confirm" : "home");
+  if (state.pending && state.pending.sent) {
+    notice("This entry was being sent when the page closed. Submit it again — it will not be recorded twice.");
+  }
+})();
