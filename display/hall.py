@@ -1,7 +1,12 @@
-"""Placeholder: routes of the `hall` module (being built)."""
+"""The hall: machine queues, machine status, corrections and voids, players' PINs and withdrawals.
+The records themselves are the ``machines`` kind's (``display/kinds/machines.py``); this module
+only lists the routes that write and show them.
+"""
 
 from __future__ import annotations
 
 from starlette.routing import BaseRoute
 
-routes: list[BaseRoute] = []
+from display import hall_api, hall_corrections
+
+routes: list[BaseRoute] = [*hall_api.routes, *hall_corrections.routes]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from display import hall_views
 from scoring.model import MachineTable, Standings
 from scoring.rounding import points_json as number
 from scoring.tournament import Tournament
@@ -19,10 +20,12 @@ def compact(values: dict[str, Any]) -> dict[str, Any]:
 
 
 def tournament_view(meta: dict[str, Any], tournament: Tournament) -> dict[str, Any]:
-    """``tournament``: id, name, format, title, settings, cut (or None)."""
+    """``tournament``: id, name, format, title, settings, cut (or None), and ``hall``: the hall
+    settings (``display.hall_state.HallSettings``) when the tournament has a hall."""
     settings = tournament.format.settings_dict(tournament.config)
     qualify, standby = settings.get("qualify"), settings.get("standby")
     cut = {"qualify": qualify, "standby": standby} if qualify is not None else None
+    hall = getattr(tournament, "hall", None)
     return compact(
         {
             "id": meta["id"],
@@ -31,22 +34,34 @@ def tournament_view(meta: dict[str, Any], tournament: Tournament) -> dict[str, A
             "title": tournament.format.title,
             "settings": compact(settings),
             "cut": cut,
+            "hall": hall.settings.as_dict() if hall is not None else None,
         }
     )
 
 
 def machines_view(tournament: Tournament) -> dict[str, Any]:
-    """``machines``: machine id -> name and display order (order added, from 1)."""
+    """``machines``: machine id -> name, display order (order added, from 1) and, for a machine
+    not in service, its hall status (``hall_views.machine_status``)."""
+    hall = getattr(tournament, "hall", None)
     return {
-        mid: {"name": machine.name, "order": order}
+        mid: {
+            "name": machine.name,
+            "order": order,
+            **(hall_views.machine_status(tournament, mid) if hall is not None else {}),
+        }
         for order, (mid, machine) in enumerate(tournament.machines.items(), start=1)
     }
 
 
 def players_view(tournament: Tournament) -> dict[str, Any]:
-    """``players``: player number -> name and guest flag."""
+    """``players``: player number -> name, guest flag, and ``withdrawn`` (the reason, "" for none
+    given) only for a withdrawn player."""
+    hall = getattr(tournament, "hall", None)
+    withdrawn = hall.withdrawn if hall is not None else {}
     return {
-        number_: {"name": player.name, "guest": player.guest}
+        number_: compact(
+            {"name": player.name, "guest": player.guest, "withdrawn": withdrawn.get(number_)}
+        )
         for number_, player in tournament.players.items()
     }
 
@@ -54,10 +69,13 @@ def players_view(tournament: Tournament) -> dict[str, Any]:
 def machine_view(tournament: Tournament, machine_id: str) -> dict[str, Any]:
     """``machine/<id>``: how many have played it, the latest score, and every row.
 
-    Row keys ``place``/``points`` are absent for an unranked row; ``bonus``/``joker`` only when set.
+    Row keys ``place``/``points`` are absent for an unranked row; ``bonus``/``joker`` only when set;
+    ``corrected`` when a TD corrected one of the player's scores here.
     """
     table: MachineTable = tournament.tables[machine_id]
     entries = tournament.entries[machine_id]
+    hall = getattr(tournament, "hall", None)
+    fixed = {e.player for e in entries if hall is not None and e.seq in hall.corrected}
     latest = entries[-1] if entries else None
     return compact(
         {
@@ -75,6 +93,7 @@ def machine_view(tournament: Tournament, machine_id: str) -> dict[str, Any]:
                         "points": number(row.points),
                         "bonus": row.bonus or None,
                         "joker": row.joker or None,
+                        "corrected": (row.player in fixed) or None,
                     }
                 )
                 for row in table.rows

@@ -1,13 +1,37 @@
 """The ``machines`` kind: per-machine formats (``scoring.FORMATS``: EPC qualifying, UKPL meeting,
-EPC Classic, Kids), where every entry is one score by one player on one machine.
+EPC Classic, Kids), where every entry is one score by one player on one machine, and the hall
+around them: queues, machine status, corrections and voids.
 
-| record             | fields                              | views touched                      |
-|--------------------|-------------------------------------|------------------------------------|
-| tournament_created | name, format, settings              | every view                         |
-| player_added       | player {number, name, guest}        | players, standings                 |
-| machine_added      | machine {id, name}                  | machines, machine/<id>, standings  |
-| score_recorded     | player, machine, score              | machine/<machine>, standings       |
-| settings_changed   | settings {name: value, …}           | every view (a full rebuild)        |
+The state is a ``display.hall_state.HallTournament``: the scoring ``Tournament`` with its ``hall``.
+Every record carries ``by`` and ``at`` (``display.api.stamp``); the queues take their times from
+``at``, so replaying the log gives the same queues and estimates.
+
+| record                 | fields                                          | views touched               |
+|------------------------|-------------------------------------------------|-----------------------------|
+| tournament_created     | name, format, settings (``hall``: hall settings)| every view                  |
+| player_added           | player {number, name, guest}                    | players, standings          |
+| machine_added          | machine {id, name}                              | machines, machine/<id>,     |
+|                        |                                                 | standings, queues           |
+| score_recorded         | player, machine, score                          | machine/<machine>,          |
+|                        |  (ends the player's game there, calls the next) | standings, queues           |
+| settings_changed       | settings {name: value, …, hall: {…}}            | every view (a full rebuild) |
+| queue_joined           | machine, player                                 | queues                      |
+| queue_called           | machine, player (the next one not paused)       | queues                      |
+| game_started           | machine, player, started_at (TD, optional)      | queues                      |
+| queue_skipped          | machine, player, to ("back" or "out")           | queues                      |
+| queue_paused           | machine, player, note                           | queues                      |
+| queue_resumed          | machine, player                                 | queues                      |
+| queue_moved            | machine, player, position (1 = next)            | queues                      |
+| queue_left             | machine, player, note                           | queues                      |
+| machine_status_changed | machine, status (in_service, out_of_order,      | machines, queues, standings,|
+|                        | closed, replaced), note, replacement            | machine/<id>, <replacement> |
+| score_corrected        | corrects (seq), score, reason, player, machine  | machine/<both>, standings   |
+| score_voided           | voids (seq), reason                             | machine/<machine>, standings|
+| player_withdrawn       | player, reason                                  | players, queues             |
+
+A machine closed or replaced refuses scores; the competition's own rule says what becomes of the
+scores it has (``scoring.machine_faults``). Corrections and voids name the ``score_recorded``
+record (or a later correction of it); the original stays in the log (``scoring.corrections``).
 """
 
 from __future__ import annotations
@@ -18,8 +42,17 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
-from display import views
+from display import hall_queue as q
+from display import hall_views, views
+from display.hall_state import (
+    Hall,
+    HallSettings,
+    HallTournament,
+    MachineUnavailable,
+    PlayerWithdrawn,
+)
 from display.kinds.base import EVERY_VIEW
+from display.kinds.machines_hall import HANDLERS, frozen, label, prune, unavailable, with_hall
 from scoring import FORMATS
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import (
@@ -32,61 +65,130 @@ from scoring.tournament import (
 )
 
 
+def as_hall(state: Tournament) -> HallTournament:
+    """A state this kind can run: a HallTournament as it is, a bare Tournament with an empty
+    hall (a kind that wraps this one may hold either)."""
+    return state if isinstance(state, HallTournament) else HallTournament.of(state, Hall())
+
+
+def kept(state: Tournament) -> HallTournament:
+    """A scoring function's result on a HallTournament: ``replace`` kept the hall."""
+    assert isinstance(state, HallTournament)
+    return state
+
+
+def split_settings(settings: dict[str, Any] | None) -> tuple[dict[str, Any], Any]:
+    """A tournament's settings -> (the format's, the hall's or None)."""
+    mine = dict(settings or {})
+    return mine, mine.pop("hall", None)
+
+
 class MachinesKind:
-    """Records of per-machine formats -> ``scoring.tournament.Tournament`` -> views."""
+    """Records of per-machine formats -> ``HallTournament`` -> views."""
 
     name = "machines"
-    routes: Sequence[BaseRoute] = ()
+    routes: Sequence[BaseRoute] = ()  # the hall's endpoints and pages are in display/hall.py
 
     def formats(self) -> Iterable[str]:
         return FORMATS.keys()
 
-    def create(self, record: dict[str, Any]) -> Tournament:
-        return new_tournament(FORMATS[record["format"]], record.get("settings") or {})
+    def create(self, record: dict[str, Any]) -> HallTournament:
+        settings, hall = split_settings(record.get("settings"))
+        tournament = new_tournament(FORMATS[record["format"]], settings)
+        hall_settings = HallSettings() if hall is None else HallSettings().changed(hall)
+        return HallTournament.of(tournament, Hall(settings=hall_settings))
 
     def apply(
         self, state: Tournament, seq: int, record: dict[str, Any]
-    ) -> tuple[Tournament, set[str]]:
-        kind = record["type"]
+    ) -> tuple[HallTournament, set[str]]:
+        hall_state, kind = as_hall(state), record["type"]
         if kind == "player_added":
             p = record["player"]
             player = Player(str(p["number"]), str(p["name"]), bool(p.get("guest", False)))
-            return add_player(state, player), {"players", "standings"}
+            return kept(add_player(hall_state, player)), {"players", "standings"}
         if kind == "machine_added":
             m = record["machine"]
             machine = Machine(str(m["id"]), str(m["name"]))
-            return add_machine(state, machine), {"machines", f"machine/{machine.id}", "standings"}
+            touched = {"machines", f"machine/{machine.id}", "standings", "queues"}
+            return kept(add_machine(hall_state, machine)), touched
         if kind == "score_recorded":
-            entry = Entry(seq, str(record["player"]), str(record["machine"]), record["score"])
-            return record_entry(state, entry), {f"machine/{entry.machine}", "standings"}
+            return self.score(hall_state, seq, record)
         if kind == "settings_changed":
-            return self.with_settings(state, record["settings"]), {EVERY_VIEW}
+            return self.with_settings(hall_state, record["settings"], seq), {EVERY_VIEW}
+        if kind in HANDLERS:
+            return HANDLERS[kind](hall_state, seq, record)
         raise ValueError(f"unknown record type {kind!r}")
 
-    def with_settings(self, state: Tournament, changes: dict[str, Any]) -> Tournament:
+    def score(
+        self, state: HallTournament, seq: int, record: dict[str, Any]
+    ) -> tuple[HallTournament, set[str]]:
+        """Record a score: refused on a closed or replaced machine or for a withdrawn player; it
+        ends the player's game there and calls the next player."""
+        entry = Entry(seq, str(record["player"]), str(record["machine"]), record["score"])
+        if state.hall.status(entry.machine).status in ("closed", "replaced"):
+            raise MachineUnavailable(unavailable(state, entry.machine) or "")
+        if entry.player in state.hall.withdrawn:
+            raise PlayerWithdrawn(
+                f"{label(state, entry.player)} has withdrawn from the tournament."
+            )
+        recorded = kept(record_entry(state, entry))
+        hall = recorded.hall
+        queue = q.finish(
+            hall.queue(entry.machine), entry.player, record.get("at"), frozen(hall, entry.machine)
+        )
+        recorded = with_hall(
+            recorded,
+            queues={**hall.queues, entry.machine: queue},
+            origins={**hall.origins, seq: seq},
+        )
+        return prune(recorded, seq), {f"machine/{entry.machine}", "standings", "queues"}
+
+    def with_settings(
+        self, state: Tournament, changes: dict[str, Any], seq: int | None = None
+    ) -> HallTournament:
         """The same tournament rebuilt from all its entries under changed settings (pure; raises
-        SettingsError, or the rule error an existing entry now breaks)."""
-        fmt = state.format
-        settings = {**fmt.settings_dict(state.config), **changes}
-        entries = [e for on_machine in state.entries.values() for e in on_machine]
-        rebuilt = rebuild(fmt, settings, state.players.values(), state.machines.values(), entries)
-        return replace(rebuilt, machines=dict(state.machines))
+        SettingsError, or the rule error an existing entry now breaks). A ``hall`` key changes
+        the hall settings only; queues keep only the players who may still play there."""
+        hall_state = as_hall(state)
+        mine, hall_changes = split_settings(changes)
+        if hall_changes is not None:
+            settings = hall_state.hall.settings.changed(hall_changes)
+            hall_state = with_hall(hall_state, settings=settings)
+        if not mine:
+            return hall_state
+        fmt = hall_state.format
+        settings_now = {**fmt.settings_dict(hall_state.config), **mine}
+        entries = [e for on_machine in hall_state.entries.values() for e in on_machine]
+        rebuilt = rebuild(
+            fmt, settings_now, hall_state.players.values(), hall_state.machines.values(), entries
+        )
+        fresh = replace(
+            hall_state,
+            config=rebuilt.config,
+            entries=rebuilt.entries,
+            tables=rebuilt.tables,
+            standings=rebuilt.standings,
+        )
+        return fresh if seq is None else prune(fresh, seq)
 
     def view_names(self, state: Tournament) -> Iterable[str]:
-        yield from ("tournament", "machines", "players", "standings")
+        yield from ("tournament", "machines", "players", "standings", "queues")
         yield from (f"machine/{m}" for m in state.machines)
 
     def view(self, state: Tournament, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
+        hall_state = as_hall(state)
         if name == "standings":
-            return views.standings_view(state.standings)
+            return views.standings_view(hall_state.standings)
         if name == "players":
-            return views.players_view(state)
+            return views.players_view(hall_state)
         if name == "machines":
-            return views.machines_view(state)
+            return views.machines_view(hall_state)
         if name == "tournament":
-            return views.tournament_view(meta, state)
-        if name.startswith("machine/") and name.removeprefix("machine/") in state.machines:
-            return views.machine_view(state, name.removeprefix("machine/"))
+            return views.tournament_view(meta, hall_state)
+        if name == "queues":
+            return hall_views.queues_view(hall_state)
+        if name.startswith("machine/") and name.removeprefix("machine/") in hall_state.machines:
+            return views.machine_view(hall_state, name.removeprefix("machine/"))
         return None
 
 

@@ -1,0 +1,356 @@
+"""The hall's records in the ``machines`` kind: queues, machine status, corrections, voids and
+withdrawals (the record table is in ``display/kinds/machines.py``).
+
+Each handler is pure: ``(state, seq, record) -> (state, touched view names)``, raising a
+``ScoringError`` when the record is refused, so the API answers 4xx and writes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from display import hall_queue as q
+from display.hall_state import (
+    STATUSES,
+    Hall,
+    HallTournament,
+    MachineState,
+    MachineUnavailable,
+    PlayerWithdrawn,
+    Queue,
+    QueueRefused,
+)
+from scoring.corrections import UnknownEntry, correct_entry, find_entry, void_entry
+from scoring.errors import ScoringError, SettingsError, UnknownMachine, UnknownPlayer
+from scoring.machine_faults import ReplacementRefused, bring_back, take_out
+from scoring.model import Entry
+from scoring.tournament import check_entry
+
+Touched = tuple[HallTournament, set[str]]
+Handler = Callable[[HallTournament, int, dict[str, Any]], Touched]
+
+
+# ---------- shared helpers ----------
+
+
+def label(state: HallTournament, player: str) -> str:
+    """ "Ann Example (17)" for a registered player, else "Player 17"."""
+    found = state.players.get(player)
+    return f"{found.name} ({player})" if found else f"Player {player}"
+
+
+def machine_name(state: HallTournament, machine: str) -> str:
+    found = state.machines.get(machine)
+    return found.name if found else f"machine {machine}"
+
+
+def known_machine(state: HallTournament, machine: str) -> str:
+    if machine not in state.machines:
+        raise UnknownMachine(f"There is no machine {machine} in this tournament.")
+    return machine
+
+
+def known_player(state: HallTournament, player: str) -> str:
+    if player not in state.players:
+        raise UnknownPlayer(f"No player number {player} is registered in this tournament.")
+    return player
+
+
+def with_hall(state: HallTournament, **changes: Any) -> HallTournament:
+    return replace(state, hall=replace(state.hall, **changes))
+
+
+def with_queue(state: HallTournament, machine: str, queue: Queue) -> HallTournament:
+    return with_hall(state, queues={**state.hall.queues, machine: queue})
+
+
+def frozen(hall: Hall, machine: str) -> bool:
+    return hall.status(machine).status != "in_service"
+
+
+def unavailable(state: HallTournament, machine: str) -> str | None:
+    """Why ``machine`` takes no scores and no queue now, or None when it is in service."""
+    status = state.hall.status(machine)
+    name = machine_name(state, machine)
+    note = f" ({status.note})" if status.note else ""
+    if status.status == "out_of_order":
+        return f"{name} is out of order{note}; its queue waits until it is back in service."
+    if status.status == "closed":
+        return f"{name} is closed{note}; it takes no more scores."
+    if status.status == "replaced":
+        return f"{name} was replaced by {machine_name(state, status.replacement or '')}{note}."
+    return None
+
+
+def may_play(state: HallTournament, seq: int, player: str, machine: str) -> None:
+    """Raise the rules' error if ``player`` may not play ``machine`` now (a second game without a
+    joker, a seventh machine, qualifying closed…), or PlayerWithdrawn."""
+    if player in state.hall.withdrawn:
+        raise PlayerWithdrawn(f"{label(state, player)} has withdrawn from the tournament.")
+    check_entry(state, Entry(seq, player, machine, 0))
+
+
+def prune(state: HallTournament, seq: int) -> HallTournament:
+    """Take out of every queue the waiting players who may no longer play that machine."""
+    queues = dict(state.hall.queues)
+    for machine, queue in state.hall.queues.items():
+        for waiting in queue.waiting:
+            try:
+                may_play(state, seq, waiting.player, machine)
+            except ScoringError:
+                queues[machine] = q.drop(queues[machine], waiting.player)
+    return with_hall(state, queues=queues) if queues != state.hall.queues else state
+
+
+def remove_everywhere(state: HallTournament, player: str, at: str | None) -> HallTournament:
+    """``player`` out of every queue; a machine they were up on calls its next player."""
+    queues = {}
+    for machine, queue in state.hall.queues.items():
+        if queue.up is not None and queue.up.player == player:
+            queue = q.call_next(replace(queue, up=None), at, frozen(state.hall, machine))
+        queues[machine] = q.drop(queue, player)
+    return with_hall(state, queues=queues)
+
+
+# ---------- queues ----------
+
+
+def _queue_action(
+    act: Callable[[HallTournament, Queue, str, str, str | None, dict[str, Any]], Queue],
+    in_service: bool = False,
+) -> Handler:
+    """A handler for a record ``{machine, player, …}`` on one queue."""
+
+    def handle(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+        machine = known_machine(state, str(record["machine"]))
+        player = known_player(state, str(record["player"]))
+        if in_service and (why := unavailable(state, machine)):
+            raise MachineUnavailable(why)
+        queue = act(state, state.hall.queue(machine), machine, player, record.get("at"), record)
+        return with_queue(state, machine, queue), {"queues"}
+
+    return handle
+
+
+def _join(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+    machine = known_machine(state, str(record["machine"]))
+    player = known_player(state, str(record["player"]))
+    if why := unavailable(state, machine):
+        raise MachineUnavailable(why)
+    may_play(state, seq, player, machine)
+    if state.hall.settings.one_queue:
+        for other, queue in state.hall.queues.items():
+            if other != machine and queue.holds(player):
+                where = machine_name(state, other)
+                doing = "is up on" if queue.position(player) is None else "is waiting for"
+                raise QueueRefused(
+                    f"{label(state, player)} {doing} {where}; a player waits in one queue at a "
+                    "time, so leave that queue first."
+                )
+    queue = q.join(
+        state.hall.queue(machine),
+        player,
+        record.get("at"),
+        lambda p: label(state, p),
+        machine_name(state, machine),
+    )
+    return with_queue(state, machine, queue), {"queues"}
+
+
+def _names(state: HallTournament, machine: str) -> tuple[q.Label, str]:
+    return (lambda p: label(state, p)), machine_name(state, machine)
+
+
+_call = _queue_action(
+    lambda s, queue, m, p, at, r: q.call(queue, p, at, *_names(s, m)), in_service=True
+)
+_start = _queue_action(
+    lambda s, queue, m, p, at, r: q.start(queue, p, r.get("started_at") or at, *_names(s, m)),
+    in_service=True,
+)
+_skip = _queue_action(
+    lambda s, queue, m, p, at, r: q.skip(
+        queue,
+        p,
+        _skip_to(r.get("to") or s.hall.settings.skip_to),
+        at,
+        *_names(s, m),
+        frozen(s.hall, m),
+    )
+)
+_pause = _queue_action(
+    lambda s, queue, m, p, at, r: q.pause(queue, p, r.get("note"), *_names(s, m))
+)
+_resume = _queue_action(lambda s, queue, m, p, at, r: q.resume(queue, p, *_names(s, m)))
+_move = _queue_action(
+    lambda s, queue, m, p, at, r: q.move(queue, p, _position(r.get("position")), *_names(s, m))
+)
+_leave = _queue_action(
+    lambda s, queue, m, p, at, r: q.leave(queue, p, at, *_names(s, m), frozen(s.hall, m))
+)
+
+
+def _skip_to(value: object) -> str:
+    if value not in ("back", "out"):
+        raise QueueRefused(f"A skipped player goes to the back or out, not {value!r}.")
+    return str(value)
+
+
+def _position(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise QueueRefused(f"A queue position is a whole number, not {value!r}.")
+    return value
+
+
+# ---------- machine status ----------
+
+
+def _status(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+    machine = known_machine(state, str(record["machine"]))
+    status = record.get("status")
+    if status not in STATUSES:
+        raise SettingsError(f"A machine status is one of {', '.join(STATUSES)}, not {status!r}.")
+    note = record.get("note") or None
+    current = state.hall.status(machine)
+    name = machine_name(state, machine)
+    if current.status == "replaced":
+        raise ReplacementRefused(f"{name} was replaced; a replaced machine stays out.")
+    if status == current.status and status != "out_of_order":
+        raise MachineUnavailable(f"{name} is already {status.replace('_', ' ')}.")
+    if current.status == "closed" and status == "out_of_order":
+        raise MachineUnavailable(f"{name} is closed; put it back in service first.")
+    at = record.get("at")
+    touched = {"machines", "queues", f"machine/{machine}", "standings"}
+    if current.status == "closed":
+        state = bring_back(state, machine)
+    if status == "in_service" or status == "out_of_order":
+        queue = state.hall.queue(machine)
+        queue = q.freeze(queue) if status == "out_of_order" else queue
+        state = with_queue(state, machine, queue)
+        return _set_status(state, machine, MachineState(status, note)), touched
+    replacement = _replacement(state, machine, record) if status == "replaced" else None
+    out = take_out(state, machine, replacement, seq)
+    state = replace(state, **_fields(out.tournament))
+    wiped = {**state.hall.wiped, **{e.seq: seq for e in out.wiped}}
+    leaving = state.hall.queue(machine)
+    movers = [*([leaving.up.player] if leaving.up else []), *(w.player for w in leaving.waiting)]
+    state = with_hall(state, wiped=wiped, queues={**state.hall.queues, machine: Queue()})
+    if replacement is not None:
+        touched.add(f"machine/{replacement}")
+        state = with_queue(state, replacement, q.append(state.hall.queue(replacement), movers, at))
+        state = prune(state, seq)
+    info = MachineState(status, note, replacement, out.owed)
+    return _set_status(state, machine, info), touched
+
+
+def _fields(tournament: Any) -> dict[str, Any]:
+    names = ("config", "entries", "tables", "standings")
+    return {name: getattr(tournament, name) for name in names}
+
+
+def _set_status(state: HallTournament, machine: str, info: MachineState) -> HallTournament:
+    return with_hall(state, machines={**state.hall.machines, machine: info})
+
+
+def _replacement(state: HallTournament, machine: str, record: dict[str, Any]) -> str:
+    raw = record.get("replacement")
+    if not raw:
+        raise ReplacementRefused(
+            f"Name the machine that replaces {machine_name(state, machine)} (add it first)."
+        )
+    other = known_machine(state, str(raw))
+    name = machine_name(state, other)
+    if other == machine:
+        raise ReplacementRefused(f"{name} cannot replace itself.")
+    if why := unavailable(state, other):
+        raise MachineUnavailable(why)
+    if state.entries.get(other) or any(
+        s.replacement == other for s in state.hall.machines.values()
+    ):
+        raise ReplacementRefused(
+            f"{name} already has scores or replaces another machine; a replacement starts fresh."
+        )
+    return other
+
+
+# ---------- corrections, voids, withdrawals ----------
+
+
+def entry_of(state: HallTournament, seq: object) -> Entry:
+    """The entry a ``score_recorded`` or ``score_corrected`` record at ``seq`` stands for, as it
+    counts now. Raises UnknownEntry saying why there is none."""
+    number = seq if isinstance(seq, int) and not isinstance(seq, bool) else -1
+    origin = state.hall.origins.get(number)
+    if origin is None:
+        raise UnknownEntry(f"Record {seq} is not a recorded score.")
+    if origin in state.hall.voided:
+        raise UnknownEntry(
+            f"The score of record {origin} was voided by record {state.hall.voided[origin]}."
+        )
+    if origin in state.hall.wiped:
+        raise UnknownEntry(
+            f"The score of record {origin} was wiped when its machine was replaced "
+            f"(record {state.hall.wiped[origin]})."
+        )
+    found = find_entry(state, origin)
+    if found is None:  # pragma: no cover - origins only name entries still recorded
+        raise UnknownEntry(f"Record {seq} is not a recorded score.")
+    return found
+
+
+def _correct(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+    entry = entry_of(state, record.get("corrects"))
+    player = str(record.get("player") or entry.player)
+    machine = str(record.get("machine") or entry.machine)
+    if machine != entry.machine:
+        known_machine(state, machine)
+        if state.hall.status(machine).status in ("closed", "replaced"):
+            raise MachineUnavailable(unavailable(state, machine) or "")
+    if player != entry.player and player in state.hall.withdrawn:
+        raise PlayerWithdrawn(f"{label(state, player)} has withdrawn from the tournament.")
+    score = record.get("score")
+    fixed = correct_entry(state, entry.seq, score, player, machine)  # type: ignore[arg-type]
+    hall = state.hall
+    fixed = with_hall(
+        fixed,
+        origins={**hall.origins, seq: entry.seq},
+        corrected={**hall.corrected, entry.seq: seq},
+    )
+    return fixed, {f"machine/{entry.machine}", f"machine/{machine}", "standings"}
+
+
+def _void(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+    entry = entry_of(state, record.get("voids"))
+    gone = void_entry(state, entry.seq)
+    gone = with_hall(gone, voided={**state.hall.voided, entry.seq: seq})
+    return gone, {f"machine/{entry.machine}", "standings"}
+
+
+def _withdraw(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+    player = known_player(state, str(record["player"]))
+    if player in state.hall.withdrawn:
+        raise PlayerWithdrawn(f"{label(state, player)} has already withdrawn.")
+    state = remove_everywhere(state, player, record.get("at"))
+    reason = str(record.get("reason") or "")
+    return with_hall(state, withdrawn={**state.hall.withdrawn, player: reason}), {
+        "players",
+        "queues",
+    }
+
+
+HANDLERS: Mapping[str, Handler] = {
+    "queue_joined": _join,
+    "queue_called": _call,
+    "game_started": _start,
+    "queue_skipped": _skip,
+    "queue_paused": _pause,
+    "queue_resumed": _resume,
+    "queue_moved": _move,
+    "queue_left": _leave,
+    "machine_status_changed": _status,
+    "score_corrected": _correct,
+    "score_voided": _void,
+    "player_withdrawn": _withdraw,
+}
