@@ -100,7 +100,8 @@ LAST = [
 class FwplJournal:
     """What the demo sent, for an independent recompute: ``players`` (number -> (name, IFPA rank
     or None)), ``machines``; per week the ``absent`` list and the ``games`` as
-    ``(group, game_no, machine, lines, playoff)`` with lines ``{number: {"score", "penalty"?}}``;
+    ``(group, game_no, machine, lines, playoff)`` with lines ``{number: {"score", "penalty"?,
+    "late"?}}``;
     the cut ``tiebreaks``; the ``playoff_games`` as ``(division, players, game_no, machine,
     scores, playoff)``, ``playoff_tiebreaks`` as ``(division, players, order)``."""
 
@@ -158,6 +159,7 @@ class Season:
         self.client, self.tid, self.rng, self.echo, self.pace = client, tid, rng, echo, pace
         self.journal = FwplJournal()
         self.skill: dict[str, float] = {}
+        self.late: set[str] = set()
         self.machines = {m.id: m for m in MACHINES}
 
     async def post(self, path: str, body: Any, td: bool = False) -> Any:
@@ -208,7 +210,10 @@ class Season:
         doc = (await self.views())[f"night/{week}"]
         groups = {int(n): list(g["players"]) for n, g in doc["groups"].items()}
         present = [p for members_ in groups.values() for p in members_]
-        no_show = {p for p in present if self.rng.random() < 0.02}  # did not call: forfeits all
+        # now and then someone does not turn up without calling: every game a forfeit (FWPL 2.4)
+        no_show = {self.rng.choice(present)} if self.rng.random() < 0.35 else set()
+        # ... or comes late and joins the first game in progress (2.3)
+        self.late = {self.rng.choice(present)} - no_show if self.rng.random() < 0.3 else set()
         self.echo(
             f"Week {week}: {len(groups)} groups, absent {', '.join(absent) or 'none'} (v{started['version']})."
         )
@@ -227,6 +232,9 @@ class Season:
             body = {"week": week, "group": number, "game_no": game_no, "machine": machine}
             await self.post("picks", body)
         lines, playoff = self.scores(players, machine, away)
+        if game_no == 1:
+            for p in self.late & set(players):
+                lines[p]["late"] = True
         ref = {"week": week, "group": number, "game_no": game_no, "machine": machine}
         if self.rng.random() < 0.25:  # one score at a time, as a steward walks the bank
             order = list(lines)
@@ -240,6 +248,7 @@ class Season:
                 "scores": {p: line["score"] for p, line in lines.items()},
                 "playoff": playoff,
                 "penalties": {p: line["penalty"] for p, line in lines.items() if "penalty" in line},
+                "late": [p for p, line in lines.items() if line.get("late")],
             }
             await self.post("games", body)
         self.journal.games[week].append((number, game_no, machine, lines, playoff))
@@ -365,4 +374,3 @@ def _links(echo: Echo, tgt: Target, tid: str, pin: str) -> None:
     echo(f"  {'League entry:':15}{tgt.url}/t/{tid}/league-entry")
     echo(f"  {'League page:':15}{tgt.url}/t/{tid}/league")
     echo(f"  {'TD password:':15}{tgt.td_password}\n  {'Steward:':15}{STEWARD}, PIN {pin}")
-

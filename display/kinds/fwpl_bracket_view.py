@@ -88,7 +88,7 @@ def match_view(
                 "seed": seeds[player],
                 "points": row.points if row else None,
                 "place": row.place if row and match.started and match.started.games else None,
-                "advances": True if row and row.advances and match.tie is None else None,
+                "advances": True if row and row.advances else None,
                 "missing": True if match.started and player in match.started.missing else None,
             }
         )

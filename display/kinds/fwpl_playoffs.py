@@ -78,8 +78,29 @@ def _score(
             except PlayoffNeeded as still:
                 if still.message == exc.message:
                     continue
-            return shown, exc.message, tied
-        return shown, exc.message, ()  # pragma: no cover - some shared place is the tie
+            return _through(shown, tied, advance), exc.message, tied
+        return _through(shown, (), advance), exc.message, ()  # pragma: no cover
+
+
+def _through(
+    shown: PlayoffMatchResult, tied: tuple[str, ...], advance: int | None
+) -> PlayoffMatchResult:
+    """``shown`` with only the players already sure to go through marked so: placed within the
+    top ``advance`` without sharing a place (FWPL 6.3), outside the tie."""
+    sizes: dict[int, int] = {}
+    for row in shown.rows:
+        sizes[row.place] = sizes.get(row.place, 0) + 1
+    rows = tuple(
+        replace(
+            row,
+            advances=advance is not None
+            and row.player not in tied
+            and not row.missing
+            and row.place + sizes[row.place] - 1 <= advance,
+        )
+        for row in shown.rows
+    )
+    return replace(shown, rows=rows)
 
 
 def _shared(result: PlayoffMatchResult) -> list[tuple[str, ...]]:
