@@ -53,13 +53,13 @@
     title: "Classic",
     pages(views) {
       if (!views.classic) return [];
-      const pages = [{ key: "board" }];
-      if (views["classic/games"]) pages.push({ key: "games" });
+      const pages = [{ key: "board", kind: "board" }];
+      if (views["classic/games"]) pages.push({ key: "games", kind: "games" });
       return pages;
     },
     render(page, views) {
       B.epc.ensureStyle();
-      if (page.key === "board") return el("div", { class: "epc-big" }, board(views, views.classic));
+      if (page.kind === "board") return el("div", { class: "epc-big" }, board(views, views.classic));
       const games = Object.values((views["classic/games"] || {}).games || {}).sort((a, b) => a.order - b.order);
       return el(
         "div",
