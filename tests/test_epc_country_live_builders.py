@@ -153,6 +153,21 @@ class Comp:
                 self.match(home, away, results.get((home, away), 16))
 
 
+T03_MAXIMUM = {("T03", "T08"): 28, ("T03", "T13"): 28, ("T03", "T18"): 28}
+"""T03 wins its three group matches 28-4: the maximum 84 (EPC 2009, EPC Country Competition)."""
+
+
+def rows(comp: Comp, view: str = "country/groups") -> dict[str, Any]:
+    return comp.view(view)["rows"]  # type: ignore[no-any-return]
+
+
+def drawn() -> Comp:
+    """Machines and the 20 seeded teams registered: the draw is made."""
+    comp = Comp()
+    comp.draw()
+    return comp
+
+
 # --- Over HTTP (API and browser tests) ------------------------------------------------------------
 
 

@@ -35,6 +35,25 @@ between exactly the teams of a tie that needs one. The final starts when every g
 result and the tie for sixth is settled; qualifying records are refused from then on. Corrections
 are ``record_voided`` followed by the right record.
 
+Choices the rule text leaves open, made here (the scoring ones are ``CountryConfig`` settings):
+
+- ``team_players`` (setting, 4): "1 ball per player" in the 4-ball game and "8 balls total" in a
+  two-team play-off make a team four players; a team registers exactly that many.
+- Which machines are the 4-ball ones: a flag on the machine (``four_ball``), as the text names "two
+  identical machines" apart from the 3-ball match machines; each kind of game is refused on the
+  other kind of machine.
+- A match's two machines are played "simultaneously", so nobody plays both; one machine is recorded
+  at a time (a breakdown's substitute is simply the second machine), and the match counts once
+  both are in.
+- "When all games have been played ... the final rankings will be declared": the final cannot start
+  while a group match has no result (a no-show is a ``late_recorded``; both teams late gives 0-0);
+  4-ball games not played by then score zero, as the text says.
+- The finalists are written into ``stage_advanced``; replaying the log under other settings that
+  would change them is refused, so the final's field never moves under its results.
+- A play-off game is accepted only once its stage's matches all have results (a tie earlier is not
+  final), and a penalty or a correction is the TD's; scores (matches, 4-ball, play-offs) are any
+  steward's.
+
 HTTP API (JSON; TD = TD token, steward = steward or TD token; ``Idempotency-Key`` honoured; answers
 201 ``{"version": n, ...}``; refusals 4xx ``{"error", "message"}``), under ``/api/t/{tid}/country``:
 

@@ -236,7 +236,7 @@ def _playoff(state: CountryState, seq: int, record: Record) -> tuple[CountryStat
         machine = _machine(state, machine, four_ball=True)
     entry = PlayoffEntry(seq, stage, Playoff(tuple(scores)), machine)
     touched = FINAL_TABLES if stage == "final" else TABLES
-    return replace(state, playoffs={**state.playoffs, seq: entry}), set(touched) | {"tournament"}
+    return replace(state, playoffs={**state.playoffs, seq: entry}), set(touched)
 
 
 def _stage_advanced(state: CountryState, seq: int, record: Record) -> tuple[CountryState, Touched]:
