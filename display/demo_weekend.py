@@ -184,7 +184,8 @@ class Weekend:
     # ---- the Classic and the kids ----
 
     async def classic_qualifying(self, prefix: str, epc_names: dict[str, str]) -> str:
-        tid = await self.create(f"{prefix}-classic", "EPC Classic", "epc-classic", {})
+        order = {"machine_order": [m.id for m in CLASSIC_MACHINES]}  # machines 1-8 as numbered
+        tid = await self.create(f"{prefix}-classic", "EPC Classic", "epc-classic", order)
         entrants = dict(list(epc_names.items())[:25])  # EPC players may enter; numbers kept
         entrants.update({str(200 + i): f"Classic Fan {i}" for i in range(1, 16)})
         roster = [{"number": n, "name": name} for n, name in entrants.items()]
@@ -298,7 +299,8 @@ async def run_weekend(
         semifinalists = await weekend.epc_finals(main, names)
         await weekend.classic_finals(classic, semifinalists)
         for label, tid in weekend.result.tournaments.items():
-            echo(f"  {label + ':':22}{tgt.url}/t/{tid}/display   {tgt.url}/t/{tid}/epc")
+            phone = "country" if label == "country" else "epc"
+            echo(f"  {label + ':':10}{tgt.url}/t/{tid}/display   {tgt.url}/t/{tid}/{phone}")
         if keep_serving and tgt.own_server is not None and not tgt.stopping:
             echo(f"The server keeps running at {tgt.url}/ ; Ctrl-C to stop.")
             await tgt.serve_until_stopped()
