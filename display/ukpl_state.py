@@ -26,6 +26,7 @@ from scoring.ukpl_games import (
     check_decision,
     check_game,
     counting,
+    games_of,
     pending_faults,
     removed_machines,
 )
@@ -247,6 +248,18 @@ def corrected(
         raise EntryNotAllowed(f"The game of record {origin} does not count now; nothing to change.")
     fixed = next((e for es in after.entries.values() for e in es if e.seq == origin), None)
     others = tuple(g for g in state.games if g.seq != origin)
+    moved = fixed is None or (fixed.player, fixed.machine) != (game.player, game.machine)
+    named = [
+        d.seq
+        for d in state.decisions
+        if (getattr(d.record, "player", None), getattr(d.record, "machine", None))
+        == (game.player, game.machine)
+    ]
+    if moved and named and not games_of(others, game.player, game.machine):
+        raise EntryNotAllowed(
+            f"The game of record {origin} has adjustment {', '.join(map(str, named))}; "
+            "withdraw it first."
+        )
     if fixed is not None:
         check_game(fixed, others, state.decisions, state.registered, state.machine_names())
         others = tuple(sorted((*others, fixed), key=lambda g: g.seq))

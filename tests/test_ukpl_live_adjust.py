@@ -271,3 +271,14 @@ async def test_an_adjustment_sent_twice_is_recorded_once(api: Api) -> None:
     assert second.headers["Idempotent-Replayed"] == "true"
     assert first.json()["version"] == second.json()["version"]
     assert len((await api.views("id"))["views"]["adjustments"]["rows"]) == 1
+
+
+async def test_the_adjustments_and_season_pages_are_for_ukpl_meetings(api: Api) -> None:
+    await api.tournament("pg", UKPL, players=1, machines=1, settings={"region": "Irish",
+                                                                      "season": "2025"})  # fmt: skip
+    await api.tournament("pe", "epc-qualifying", players=1, machines=1)
+    for page in ("adjust", "season"):
+        ok = await api.http.get(f"/t/pg/{page}")
+        assert ok.status_code == 200 and "Test pg" in ok.text
+        assert (await api.http.get(f"/t/pe/{page}")).status_code == 404
+        assert (await api.http.get(f"/t/nope/{page}")).status_code == 404

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tests.utils import Api
+from display.settings import Settings
+from tests.utils import Api, serve_in_loop
 
 UKPL = "ukpl-meeting"
 CASES = Path("/work/shared/cases/ukpl")
@@ -169,3 +170,31 @@ async def test_a_meeting_that_leaves_the_season_leaves_the_others_table(api: Api
     views = await wait_view(api, "m-1", lambda v: "m-2" not in v["season"]["meets"])
     assert results(views)["5"] == (5, 16, {"m-1": 16})
     assert list((await api.views("m-2"))["views"]["season"]["meets"]) == ["m-2"]
+
+
+async def test_two_server_processes_link_each_change_once(settings: Settings) -> None:
+    """Every process is a replica and runs the season linking; compare-and-append with one
+    idempotency key per (meeting, version, summary) writes each link once, and both servers end
+    with the same table."""
+    async with serve_in_loop(settings) as one, serve_in_loop(settings) as two:
+        a, b = Api(one), Api(two)
+        await a.sign_in_td()
+        await b.sign_in_td()
+        await meeting(a, "p-1", "2025-01-11", [1, 2, 3, 4, 5])
+        await meeting(b, "p-2", "2025-02-08", [5, 4, 3, 2, 1])
+        for tid in ("p-1", "p-2"):
+            for api in (a, b):
+                await wait_view(api, tid, both_meetings_in)
+            for _ in range(100):  # both replicas at one version: nothing left to link
+                first, second = await a.views(tid), await b.views(tid)
+                if first == second:
+                    break
+                await asyncio.sleep(0.05)
+            assert first == second
+            log = (await a.http.get(f"/api/t/{tid}/log")).json()["records"]
+            links = [
+                (r["tournament"], r["version"]) for r in log if r["type"] == "season_meeting_linked"
+            ]
+            assert len(links) == len(set(links)), links
+        await a.close()
+        await b.close()
