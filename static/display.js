@@ -13,6 +13,11 @@
  * Pages are laid out in columns measured from the screen itself (so 1920×1080 and 1280×720 give
  * the same picture, only scaled). A row that changed is highlighted for FLASH_MS once it is on
  * screen: a change on a page not showing is highlighted when that page comes round.
+ *
+ * ?profile=<name> takes the views, seconds per page, theme and QR code from the TD's display
+ * profile of that name (the live `profiles` view, display/desk_records.py) and follows its changes
+ * live; without it, or while the profile does not exist, the URL's own settings hold. ?qr=0 hides
+ * the players' page QR code under the stage.
  */
 (function () {
   "use strict";
@@ -25,6 +30,11 @@
   const FLASH_WINDOW_MS = 5 * 60 * 1000; // forget a change never shown after this long
   const COLUMN_EM = { machines: 20, standings: 28, queue: 15 };
   const TITLES = { machines: "Machines", standings: "Standings", queue: "Machines now" };
+
+  const params = new URLSearchParams(window.location.search);
+  const profileName = params.get("profile");
+  const fromUrl = { views: config.views.slice(), seconds: config.seconds, theme: "dark", qr: params.get("qr") !== "0" };
+  let profileKey = null; // the profile as last applied, to tell a change
 
   const stage = document.getElementById("stage");
   const viewTitle = document.getElementById("view-title");
@@ -564,6 +574,37 @@
     }
   }
 
+  /* ---------- display profiles ---------- */
+
+  function knownView(name) {
+    return name in COLUMN_EM || Boolean(plugins[name]);
+  }
+
+  /* Take views, seconds, theme and QR code from the profile (or the URL's); true if they changed. */
+  function applyProfile() {
+    const found = profileName ? (views().profiles || {})[profileName] : null;
+    const chosen = found ? { ...found, views: (found.views || []).filter(knownView) } : fromUrl;
+    if (chosen.views.length === 0) chosen.views = fromUrl.views;
+    const missing = Boolean(profileName) && !found && live !== null && live.version !== null;
+    const key = JSON.stringify([chosen, missing]);
+    if (key === profileKey) return false;
+    profileKey = key;
+    config.views = chosen.views;
+    config.seconds = Math.min(Math.max(Number(chosen.seconds) || fromUrl.seconds, 2), 3600);
+    document.documentElement.dataset.theme = chosen.theme || "dark";
+    document.getElementById("qr-corner").hidden = chosen.qr === false;
+    const note = document.getElementById("profile-note");
+    note.hidden = !missing;
+    note.textContent = missing ? "no display profile “" + profileName + "”" : "";
+    return true;
+  }
+
+  function restartRotation() {
+    clearTimeout(state.timer);
+    startProgress();
+    state.timer = setTimeout(advance, config.seconds * 1000);
+  }
+
   /* ---------- rotation ---------- */
 
   function rebuild() {
@@ -601,12 +642,10 @@
     if (!info.first) noteChanges(names, rowKeys, before);
     forgetOld();
     const firstTime = state.pages.length === 0 && state.timer === null;
+    const reprofiled = applyProfile();
     rebuild();
     render();
-    if (firstTime) {
-      startProgress();
-      state.timer = setTimeout(advance, config.seconds * 1000);
-    }
+    if (firstTime || reprofiled) restartRotation();
   }
 
   let resizeTimer = null;
@@ -626,5 +665,6 @@
     },
   });
   window.backglassLive = live; // for tests and for a curious TD at the console
+  applyProfile(); // the URL's settings (?qr=0) until the first snapshot brings any profile
   live.start();
 })();

@@ -1,0 +1,69 @@
+"""Hall display profiles in Chromium: a display opened with ?profile= takes its views, seconds,
+theme and QR code from the TD's profile and follows changes live; the players' page QR code."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+
+from tests.browser.conftest import NewPage
+from tests.utils import Api
+
+pytestmark = pytest.mark.browser
+
+EPC = "epc-qualifying"
+
+
+async def put_profile(api: Api, tid: str, name: str, body: dict[str, object]) -> None:
+    r = await api.http.put(f"/api/t/{tid}/profiles/{name}", json=body, headers=api.headers())
+    assert r.status_code == 201, r.text
+
+
+async def test_a_display_follows_its_profile_live(api: Api, server: str, new_page: NewPage) -> None:
+    await api.tournament("pr1", EPC, players=3, machines=2)
+    await api.score("pr1", 1, 1, 5_000)
+    await put_profile(api, "pr1", "bar", {"views": ["standings"], "seconds": 600,
+                                          "theme": "light", "qr": False})  # fmt: skip
+    page = await new_page()
+    await page.goto(f"{server}/t/pr1/display?profile=bar")
+    html, title, qr = page.locator("html"), page.locator("#view-title"), page.locator("#qr-corner")
+    await expect(title).to_have_text("Standings")
+    await expect(html).to_have_attribute("data-theme", "light")
+    await expect(qr).to_be_hidden()
+    await expect(page.locator("#stage .list-row")).to_have_count(3)
+    await page.evaluate("window.sameDocument = true")
+
+    await put_profile(api, "pr1", "bar", {"views": ["machines"], "seconds": 600,
+                                          "theme": "contrast"})  # fmt: skip
+    await expect(title).to_have_text("Machines")
+    await expect(html).to_have_attribute("data-theme", "contrast")
+    await expect(qr).to_be_visible()
+    await expect(page.locator(".card")).to_have_count(2)
+
+    await put_profile(api, "pr1", "bar", {"views": ["standings", "machines"], "seconds": 2})
+    await expect(title).to_have_text("Standings")
+    await expect(title).to_have_text("Machines", timeout=5_000)  # 2 s a page now
+
+    r = await api.http.delete("/api/t/pr1/profiles/bar", headers=api.headers())
+    assert r.status_code == 200
+    await expect(page.locator("#profile-note")).to_have_text("no display profile “bar”")
+    await expect(html).to_have_attribute("data-theme", "dark")
+    assert await page.evaluate("window.sameDocument") is True  # no reload
+
+
+async def test_the_qr_code_shows_by_default_and_hides_on_request(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    await api.tournament("pr2", EPC, players=1, machines=1)
+    page = await new_page()
+    await page.goto(f"{server}/t/pr2/display?views=machines")
+    corner = page.locator("#qr-corner")
+    await expect(corner).to_be_visible()
+    await expect(corner).to_contain_text(f"{server}/t/pr2/standings")
+    image = page.locator("#qr-code")
+    await expect(image).to_have_attribute("src", "/t/pr2/qr.svg")
+    await page.wait_for_function("() => document.getElementById('qr-code').naturalWidth > 0")
+    await expect(page.locator("#profile-note")).to_be_hidden()
+    await page.goto(f"{server}/t/pr2/display?views=machines&qr=0")
+    await expect(page.locator(".card")).to_have_count(1)
+    await expect(page.locator("#qr-corner")).to_be_hidden()
