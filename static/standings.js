@@ -1,5 +1,8 @@
-/* The players' page: the standings, and one player's line (?player=N): every machine's score,
- * place and points, updating live. */
+/* The players' page: the standings, and one player's page (?player=N): every machine's score,
+ * place and points, their overall place, where they wait in a queue (the hall's `queues` view),
+ * and "what I need": for each machine they may still play, the least score that lifts them to a
+ * target place (the cut by default), from GET /api/t/{t}/what-if, asked again whenever the
+ * tournament's version moves. Everything updates live. */
 (function () {
   "use strict";
   const B = window.Backglass;
@@ -8,6 +11,7 @@
   const $ = (id) => document.getElementById(id);
 
   const state = { player: config.player || null, filter: "" };
+  const need = { player: null, target: "", asked: null, inFlight: false, answer: null, error: null, timer: null };
 
   const live = new B.Live(config.tournament, {
     onchange: () => render(),
@@ -157,13 +161,163 @@
     }
     if (row.band) facts.push(bandLabel(row.band).replace("Qualify", "Qualifying"));
     summary.push(el("div", { class: "facts" }, facts.join(" · ")));
+    if (who.withdrawn !== undefined) summary.push(el("div", { class: "withdrawn" }, "Withdrawn"));
     detail.replaceChildren(
       el("h1", { class: "player-name" }, who.name, " ", el("span", { class: "number" }, "#" + number)),
       el("div", { class: "summary band-" + (row.band || "none") }, summary),
+      queueNode(number),
       played.length
         ? el("ul", { class: "player-machines" }, played.map(machineItem))
-        : el("p", { class: "muted" }, "No scores yet.")
+        : el("p", { class: "muted" }, "No scores yet."),
+      who.withdrawn === undefined ? needNode() : null
     );
+    if (who.withdrawn === undefined) askNeed();
+  }
+
+  /* ---------- queues: where the player is up or waiting ---------- */
+
+  function minutes(seconds) {
+    const m = Math.max(1, Math.round(seconds / 60));
+    return "about " + m + " min";
+  }
+
+  function queueNode(number) {
+    const queues = views().queues;
+    if (!queues) return null;
+    const items = [];
+    for (const [id, machine] of B.machineList(views())) {
+      const q = queues[id];
+      if (!q) continue;
+      if (q.up && q.up.player === number) {
+        const what = q.up.state === "playing" ? "playing now" : "called: go to the machine";
+        items.push(el("li", { class: "queue-item up", dataset: { machine: id } },
+          el("span", { class: "machine" }, machine.name), el("span", { class: "queue-pos" }, what)));
+        continue;
+      }
+      const mine = (q.waiting || {})[number];
+      if (!mine) continue;
+      let wait = "";
+      if (mine.paused) wait = "paused" + (mine.note ? ": " + mine.note : "");
+      else if (typeof mine.wait === "number") {
+        const played = q.up && q.up.since ? (Date.now() - Date.parse(q.up.since)) / 1000 : 0;
+        wait = minutes(Math.max(0, mine.wait - Math.min(played, q.game || 0)));
+      }
+      items.push(
+        el("li", { class: "queue-item", dataset: { machine: id } },
+          el("span", { class: "machine" }, machine.name),
+          el("span", { class: "queue-pos" }, ordinal(mine.pos) + " in the queue"),
+          wait ? el("span", { class: "queue-wait" }, wait) : null)
+      );
+    }
+    if (items.length === 0) return null;
+    return el("section", { class: "queues", "aria-label": "Queues" }, el("h2", {}, "Queue"), el("ul", {}, items));
+  }
+
+  function ordinal(n) {
+    const tens = n % 100;
+    const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+    return n + suffix;
+  }
+
+  /* ---------- what I need ---------- */
+
+  function needNode() {
+    if (need.player !== state.player) {
+      Object.assign(need, { player: state.player, asked: null, answer: null, error: null });
+    }
+    const answer = need.answer && need.answer.player === state.player ? need.answer : null;
+    const ranked = B.standingRows(views().standings).filter(([, r]) => typeof r.place === "number").length;
+    const places = Math.min(Math.max(ranked, Object.keys(views().players || {}).length), 100);
+    const label = answer ? answer.target.label : "the cut";
+    const options = [el("option", { value: "" }, "Default: " + label)];
+    for (let p = 1; p <= places; p++) options.push(el("option", { value: String(p) }, ordinal(p)));
+    const select = el("select", { id: "need-target", "aria-label": "Target place", onchange: onTarget }, options);
+    select.value = need.target;
+    let body;
+    if (need.error) body = el("p", { class: "muted need-error" }, need.error);
+    else if (!answer) body = el("p", { class: "muted" }, "Working it out…");
+    else body = needList(answer);
+    return el(
+      "section",
+      { class: "need", id: "need", dataset: { version: answer ? answer.version : "" } },
+      el("div", { class: "need-head" }, el("h2", {}, "What I need"), el("label", { class: "need-target" }, "for ", select)),
+      body,
+      el("p", { class: "hint" }, "One game each, with every other score as it stands now; equal scores share a place.")
+    );
+  }
+
+  function needList(answer) {
+    const head = answer.now.reached
+      ? el("p", { class: "need-now reached" }, "You are there now" + (answer.now.place ? " (" + ordinal(answer.now.place) + ")" : "") + ".")
+      : null;
+    if (answer.needs.length === 0) {
+      return el("div", {}, head, el("p", { class: "muted need-none" }, "No machines left for you to play."));
+    }
+    return el(
+      "div",
+      {},
+      head,
+      el(
+        "ul",
+        { class: "need-list" },
+        answer.needs.map((n) =>
+          el(
+            "li",
+            { class: "need-item" + (n.score === undefined ? " out" : ""), dataset: { machine: n.machine } },
+            el(
+              "span",
+              { class: "machine" },
+              n.name,
+              n.again ? el("span", { class: n.joker ? "joker" : "again" }, n.joker ? "joker" : "again") : null
+            ),
+            el(
+              "span",
+              { class: "need-score" },
+              n.score === undefined ? "out of reach" : n.score === 0 ? "any score" : B.fmt.score(n.score)
+            ),
+            el(
+              "span",
+              { class: "need-place" },
+              n.score === undefined ? "on this machine alone" : n.place ? "→ " + ordinal(n.place) : ""
+            )
+          )
+        )
+      )
+    );
+  }
+
+  function onTarget(event) {
+    need.target = event.target.value;
+    need.answer = null;
+    need.asked = null;
+    renderPlayer();
+  }
+
+  /* Ask the server when the version, player or target moved; one request at a time. */
+  function askNeed() {
+    if (state.player === null || live.version === null) return;
+    const ask = state.player + "|" + need.target + "|" + live.version;
+    if (need.asked === ask || need.inFlight) return;
+    clearTimeout(need.timer);
+    need.timer = setTimeout(() => fetchNeed(ask), 150); // a burst of pushes asks once
+  }
+
+  async function fetchNeed(ask) {
+    const [player, target] = ask.split("|");
+    need.inFlight = true;
+    need.asked = ask;
+    const query = "?player=" + encodeURIComponent(player) + (target ? "&target=" + target : "");
+    try {
+      const response = await fetch("/api/t/" + encodeURIComponent(config.tournament) + "/what-if" + query);
+      const data = await response.json();
+      need.error = response.ok ? null : data.message || "Not available now.";
+      need.answer = response.ok ? data : null;
+    } catch (_) {
+      need.asked = null; // offline: ask again with the next change
+    } finally {
+      need.inFlight = false;
+    }
+    if (state.player === player) renderPlayer();
   }
 
   function render() {
