@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from tests.utils import Api
+from tests.utils import Api, connect, receive, ws_url
 
 LEAGUE = "fwpl-league"
 
@@ -418,3 +418,19 @@ async def test_settings_are_checked_and_fixed_once_the_season_runs(api: Api) -> 
     longer = await api.post("/api/t/fl16/settings", {"settings": {"weeks": 10}})
     assert longer.status_code == 201
     assert (await view(api, "fl16", "tournament"))["weeks"] == 10
+
+
+async def test_a_game_reaches_a_display_as_one_small_patch(api: Api, server: str) -> None:
+    await league(api, "fl17", TEN)
+    await start(api, "fl17", 1)
+    async with connect(ws_url(server, "fl17")) as ws:
+        snapshot = await receive(ws)
+        assert snapshot["type"] == "snapshot" and "night/1" in snapshot["views"]
+        await play(api, "fl17", 1, 2, {"7": 100, "1": 40, "10": 50})
+        patch = await receive(ws)
+    assert patch["type"] == "patch" and patch["base"] == snapshot["version"]
+    # the game touches its night, the season table and the standings, nothing else
+    assert set(patch["patches"]) == {"night/1", "season", "standings"}
+    group = patch["patches"]["night/1"]["groups"]
+    assert set(group) == {"2"}  # only group 2 changed
+    assert group["2"]["games"]["1"]["rows"]["7"]["points"] == 8
