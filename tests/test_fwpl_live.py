@@ -434,3 +434,27 @@ async def test_a_game_reaches_a_display_as_one_small_patch(api: Api, server: str
     group = patch["patches"]["night/1"]["groups"]
     assert set(group) == {"2"}  # only group 2 changed
     assert group["2"]["games"]["1"]["rows"]["7"]["points"] == 8
+
+
+async def test_a_penalty_that_would_break_a_later_week_is_refused(api: Api) -> None:
+    await league(api, "fl18", 6, machines=4)
+    await start(api, "fl18", 1)
+    for _ in range(4):
+        await play(api, "fl18", 1, 1, {"1": 1000, "2": 100, "3": 10})
+        await play(api, "fl18", 1, 2, {"4": 1000, "5": 100, "6": 10})
+    await api.post("/api/t/fl18/league/close", {"week": 1})
+    await start(api, "fl18", 2)
+    serious = {"week": 1, "group": 1, "player": "1", "penalty": "serious", "reason": "interference"}
+    for game_no in (1, 2):
+        answer = await api.post("/api/t/fl18/league/penalties", {**serious, "game_no": game_no})
+        assert answer.status_code == 201, answer.text
+    # FWPL 8.5: a third serious offence in week 1 would wipe player 1 from the season after
+    # week 1, but they are playing week 2: the server refuses it and keeps a consistent state
+    third = await api.post("/api/t/fl18/league/penalties", {**serious, "game_no": 3})
+    assert third.status_code == 409 and third.json()["error"] == "season_forfeited"
+    rows = (await view(api, "fl18", "night/1"))["groups"]["1"]["games"]
+    assert [rows[n]["rows"]["1"].get("penalty") for n in ("1", "2", "3")] == [
+        "serious",
+        "serious",
+        None,
+    ]

@@ -176,6 +176,14 @@ class FwplKind:
         return new_league(record.get("settings") or {})
 
     def apply(self, state: League, seq: int, record: dict[str, Any]) -> tuple[League, set[str]]:
+        new, touched = self._apply(state, seq, record)
+        # The season must still add up (e.g. a correction that forfeits a season that later
+        # weeks played on, FWPL 2.5, 8.5): refuse the record rather than keep a state whose
+        # views cannot be built. The table is memoised, so the views reuse it.
+        new.standings()
+        return new, touched
+
+    def _apply(self, state: League, seq: int, record: dict[str, Any]) -> tuple[League, set[str]]:
         kind = record["type"]
         week = f"night/{len(state.nights)}"
         if kind in ("league_player_added", "player_added"):
