@@ -234,7 +234,8 @@ async def push_score(request: Request) -> Response:
          "score": data.score},
     )  # fmt: skip
     seq, replayed = await write(request, tid, [record])
-    stored = await services(request).store.record(tid, seq)
+    # A replay answers with the record first written under its key; a fresh write has it in hand.
+    stored = await services(request).store.record(tid, seq) if replayed else record
     return written(seq, replayed, {"record": stored})
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -68,6 +69,9 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
         if svc.new_td_password:
             log.warning("TD password (keep it): %s", svc.new_td_password)
         await replica.catch_up()
+        # Everything loaded so far lives as long as the process: keep it out of the collector's
+        # generations, so full collections stay short under load (bench: 90-150 ms pauses before).
+        gc.freeze()
         svc.tasks = [
             asyncio.create_task(replica.run(), name="replica"),
             asyncio.create_task(replica.heartbeat(settings.heartbeat_seconds), name="heartbeat"),

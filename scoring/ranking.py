@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Generic, Literal, TypeVar, get_args
 
 from scoring.model import MachineTable
@@ -152,10 +153,12 @@ def tied_points(
 _DIGITS = re.compile(r"(\d+)")
 
 
+@lru_cache(maxsize=1 << 16)
 def player_key(number: str) -> tuple[tuple[int, int | str, str], ...]:
     """Natural sort key for a player number or machine id: "9" before "10", "P0106" after
     "P0094". Used only to order rows that share a place, never to break a tie in the rules
-    (EPC 2009, EPC Qualifying and UKPL 3F both share tied places).
+    (EPC 2009, EPC Qualifying and UKPL 3F both share tied places). Memoised: standings sort
+    every player on every push, and the key of a number never changes.
     """
     return tuple(
         (1, int(chunk), chunk) if i % 2 else (0, chunk.casefold(), chunk)
