@@ -83,33 +83,44 @@ def players(text: str, existing: Collection[str], region_key: str) -> list[dict[
     (``"region"`` for a UKPL meeting, UKPL 1C; else ``"country"``). Raises ApiError 422."""
     found = rows(text, PLAYER_COLUMNS, ("number", "name"))
     _limit(found, MAX_PLAYERS, "players")
-    out: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
-    for line, cell in found:
-        number = cell.get("number", "")
-        where = f"Line {line}"
-        if not ID.match(number):
-            _bad(f"{where}: the player number {number!r} should be 1-32 letters or digits.")
-        if number in existing:
-            _bad(f"{where}: player number {number} is already registered.")
-        if number in seen:
-            _bad(f"{where}: player number {number} is also on line {seen[number]}.")
-        seen[number] = line
-        player: dict[str, Any] = {"number": number, "name": _name(where, cell.get("name", ""))}
-        player["guest"] = _flag(where, cell.get("guest", ""))
-        ifpa = cell.get("ifpa", "").lstrip("#").strip()
-        if ifpa:
-            if not ifpa.isdigit():
-                _bad(f"{where}: the IFPA number {ifpa!r} should be digits only.")
-            player["ifpa"] = ifpa
-        if cell.get("place"):
-            player[region_key] = cell["place"][:80]
-        rank = cell.get("ifpa_rank", "")
-        if rank:
-            if not rank.isdigit():
-                _bad(f"{where}: the IFPA rank {rank!r} should be a whole number.")
-            player["ifpa_rank"] = int(rank)
-        out.append(player)
+    return [player(line, cell, existing, seen, region_key) for line, cell in found]
+
+
+def player(
+    line: int,
+    cell: dict[str, str],
+    existing: Collection[str],
+    seen: dict[str, int],
+    region_key: str,
+) -> dict[str, Any]:
+    """One player from one row's cells (keys of ``PLAYER_COLUMNS``) on ``line`` (0: not from a
+    file); ``seen`` maps the numbers of earlier rows to their lines and gets this one. Raises
+    ApiError 422 saying where."""
+    where = f"Line {line}" if line else "The entry"
+    number = cell.get("number", "").strip()
+    if not ID.match(number):
+        _bad(f"{where}: the player number {number!r} should be 1-32 letters or digits.")
+    if number in existing:
+        _bad(f"{where}: player number {number} is already registered.")
+    if number in seen:
+        _bad(f"{where}: player number {number} is also on line {seen[number]}.")
+    seen[number] = line
+    out: dict[str, Any] = {"number": number, "name": _name(where, cell.get("name", "").strip())}
+    out["guest"] = _flag(where, cell.get("guest", "").strip())
+    ifpa = cell.get("ifpa", "").strip().lstrip("#").strip()
+    if ifpa:
+        if not ifpa.isdigit():
+            _bad(f"{where}: the IFPA number {ifpa!r} should be digits only.")
+        out["ifpa"] = ifpa
+    place = cell.get("place", "").strip()
+    if place:
+        out[region_key] = place[:80]
+    rank = cell.get("ifpa_rank", "").strip()
+    if rank:
+        if not rank.isdigit():
+            _bad(f"{where}: the IFPA rank {rank!r} should be a whole number.")
+        out["ifpa_rank"] = int(rank)
     return out
 
 

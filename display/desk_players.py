@@ -3,10 +3,12 @@
 
     POST /api/t/{t}/players/import             TD: CSV of players (``display/desk_csv.py``)
     POST /api/t/{t}/machines/import            TD: CSV of machines
+    POST /api/t/{t}/entries                    TD: one late entry {number, name, guest, ifpa,
+                                               country or region} (JSON)
     GET  /api/t/{t}/registrations              every player and machine as registered
 
-A late entry is a plain ``POST /api/t/{t}/players`` (display/api.py) at any time the format takes
-one; a withdrawal is ``POST /api/t/{t}/players/{number}/withdraw`` (display/hall_corrections.py),
+A late entry may also be a plain ``POST /api/t/{t}/players`` (display/api.py), without the IFPA
+number and country; either works at any time the format takes one. A withdrawal is ``POST /api/t/{t}/players/{number}/withdraw`` (display/hall_corrections.py),
 which this module's registrations show. Every import is one write: all of the file's rows are
 recorded, or none.
 """
@@ -16,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from display import desk_csv
-from display.api import live_or_404, services, signed_in, stamp, write, written
+from display.api import body, live_or_404, services, signed_in, stamp, write, written
 from display.store import Record
 
 
@@ -48,13 +51,40 @@ def registrations(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
 async def import_players(request: Request) -> Response:
     live = live_or_404(request)
     principal = await signed_in(request, live.id, td_only=True)
-    fmt = str(live.views.get("tournament", {}).get("format", ""))
-    region_key = "region" if fmt.startswith("ukpl") else "country"
     text = desk_csv.decode(await request.body())
-    found = desk_csv.players(text, numbers(live.views, "players"), region_key)
+    found = desk_csv.players(text, numbers(live.views, "players"), _region_key(live))
     records = [stamp(principal, {"type": "player_added", "player": p}) for p in found]
     seq, replayed = await write(request, live.id, records)
     return written(seq, replayed, {"players": [p["number"] for p in found]})
+
+
+class EntryIn(BaseModel):
+    """A late entry as the desk's form sends it."""
+
+    model_config = ConfigDict(extra="forbid")
+    number: str = Field(max_length=32)
+    name: str = Field(max_length=80)
+    guest: bool = False
+    ifpa: str = Field("", max_length=20)
+    country: str = Field("", max_length=80)
+
+
+async def add_entry(request: Request) -> Response:
+    live = live_or_404(request)
+    principal = await signed_in(request, live.id, td_only=True)
+    data = await body(request, EntryIn)
+    cell = {**data.model_dump(), "guest": "yes" if data.guest else "", "place": data.country}
+    found = desk_csv.player(0, cell, numbers(live.views, "players"), {}, _region_key(live))
+    seq, replayed = await write(
+        request, live.id, [stamp(principal, {"type": "player_added", "player": found})]
+    )
+    return written(seq, replayed, {"player": found})
+
+
+def _region_key(live: Any) -> str:
+    """UKPL 1C: a meeting's players belong to a region; other competitions record a country."""
+    fmt = str(live.views.get("tournament", {}).get("format", ""))
+    return "region" if fmt.startswith("ukpl") else "country"
 
 
 async def import_machines(request: Request) -> Response:
@@ -92,5 +122,6 @@ async def list_registrations(request: Request) -> Response:
 routes = [
     Route("/api/t/{tournament}/players/import", import_players, methods=["POST"]),
     Route("/api/t/{tournament}/machines/import", import_machines, methods=["POST"]),
+    Route("/api/t/{tournament}/entries", add_entry, methods=["POST"]),
     Route("/api/t/{tournament}/registrations", list_registrations, methods=["GET"]),
 ]

@@ -118,6 +118,22 @@ async def test_a_late_entry_joins_the_standings(api: Api) -> None:
     assert rows["3"]["place"] == 1 and rows["1"]["place"] == 2  # 100 and 90 points (PAPA)
 
 
+async def test_a_late_entry_from_the_desk_form_keeps_ifpa_and_country(api: Api) -> None:
+    await api.tournament("le2", EPC, players=2, machines=1)
+    await api.score("le2", 1, 1, 5_000)
+    entry = {"number": "30", "name": "Late Lena", "ifpa": "4321", "country": "FI"}
+    r = await api.post("/api/t/le2/entries", entry)
+    assert r.status_code == 201, r.text
+    assert r.json()["player"] == {**entry, "guest": False}
+    assert (await registrations(api, "le2"))["players"]["30"]["ifpa"] == "4321"
+    rows = (await api.views("le2"))["views"]["standings"]["rows"]
+    assert rows["30"]["total"] == 0 and rows["30"]["place"] == rows["2"]["place"]
+    r = await api.post("/api/t/le2/entries", {"number": "30", "name": "Again"})
+    assert r.status_code == 422 and r.json()["message"] == (
+        "The entry: player number 30 is already registered."
+    )
+
+
 async def test_a_withdrawn_player_scores_no_more(api: Api) -> None:
     await api.tournament("wd1", EPC, players=3, machines=2)
     await api.score("wd1", 2, 1, 5_000)

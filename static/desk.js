@@ -1,0 +1,121 @@
+/* The TD's desk, shared by its two pages: the TD's sign-in (a bearer token kept in
+ * localStorage) and a JSON API helper that shows the server's own message when it refuses.
+ *
+ *   const desk = Backglass.desk;
+ *   desk.whenSignedIn(() => ...);           // shows the sign-in form first if needed
+ *   await desk.api("POST", "/api/...", body, {raw: "text/csv"}) -> {ok, status, data}
+ *   desk.notice(node, "Saved.", "ok")       // a message line under a form
+ */
+(function () {
+  "use strict";
+  const B = window.Backglass;
+  const el = B.el;
+  const KEY = "backglass.td";
+
+  const desk = {
+    token: localStorage.getItem(KEY),
+    onSignedIn: [],
+
+    /* fetch with the TD's token; JSON in and out (``raw``: send the body as that content type). */
+    async api(method, path, body, options) {
+      const opts = options || {};
+      const headers = {};
+      if (desk.token) headers.Authorization = "Bearer " + desk.token;
+      let payload;
+      if (body !== undefined && opts.raw) {
+        headers["Content-Type"] = opts.raw;
+        payload = body;
+      } else if (body !== undefined) {
+        headers["Content-Type"] = "application/json";
+        payload = JSON.stringify(body);
+      }
+      let response;
+      try {
+        response = await fetch(path, { method: method, headers: headers, body: payload });
+      } catch (_) {
+        return { ok: false, status: 0, data: { message: "The server cannot be reached; nothing was changed." } };
+      }
+      let data = {};
+      try {
+        data = await response.json();
+      } catch (_) {
+        data = {};
+      }
+      if (response.status === 401 && desk.token) desk.signOut(false);
+      return { ok: response.ok, status: response.status, data: data };
+    },
+
+    whenSignedIn(callback) {
+      desk.onSignedIn.push(callback);
+      if (desk.token) callback();
+      else desk.showSignIn();
+    },
+
+    showSignIn() {
+      const holder = document.getElementById("signin");
+      if (!holder) return;
+      holder.hidden = false;
+      document.getElementById("desk-body").hidden = true;
+    },
+
+    signOut(tellServer) {
+      if (tellServer) desk.api("DELETE", "/api/session");
+      desk.token = null;
+      localStorage.removeItem(KEY);
+      desk.showSignIn();
+    },
+
+    notice(node, text, kind) {
+      node.textContent = text || "";
+      node.className = "notice" + (kind ? " " + kind : "");
+      node.hidden = !text;
+    },
+
+    /* A form's fields as an object: checkboxes as booleans, the rest as trimmed text. */
+    fields(form) {
+      const out = {};
+      for (const input of form.querySelectorAll("input[name], select[name], textarea[name]")) {
+        if (input.type === "checkbox") out[input.name] = input.checked;
+        else if (input.type !== "file") out[input.name] = input.value.trim();
+      }
+      return out;
+    },
+
+    async fileText(input) {
+      const file = input.files && input.files[0];
+      return file ? await file.text() : "";
+    },
+
+    el: el,
+  };
+
+  function setUp() {
+    const form = document.getElementById("signin-form");
+    if (!form) return;
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const message = document.getElementById("signin-error");
+      const password = document.getElementById("signin-password").value;
+      const r = await desk.api("POST", "/api/session", { role: "td", password: password });
+      if (!r.ok) {
+        desk.notice(message, r.data.message || "Sign-in failed.", "error");
+        return;
+      }
+      desk.token = r.data.token;
+      localStorage.setItem(KEY, desk.token);
+      desk.notice(message, "");
+      document.getElementById("signin").hidden = true;
+      document.getElementById("desk-body").hidden = false;
+      for (const callback of desk.onSignedIn) callback();
+    });
+    const out = document.getElementById("sign-out");
+    if (out) out.addEventListener("click", () => desk.signOut(true));
+    if (desk.token) {
+      document.getElementById("signin").hidden = true;
+      document.getElementById("desk-body").hidden = false;
+    }
+  }
+
+  B.desk = desk;
+  setUp();
+})();

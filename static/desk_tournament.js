@@ -1,0 +1,296 @@
+/* One tournament's desk: settings, players (late entries, CSV import, withdrawals), machines,
+ * stewards (issue, see who is signed in, revoke), hall display profiles and exports. The lists
+ * follow the live views; registration details (IFPA number, country) and stewards come from the
+ * API and are fetched again when they may have changed. */
+(function () {
+  "use strict";
+  const B = window.Backglass;
+  const desk = B.desk;
+  const el = B.el;
+  const config = B.pageConfig();
+  const tid = config.tournament;
+  const base = "/api/t/" + encodeURIComponent(tid);
+  const $ = (id) => document.getElementById(id);
+
+  const state = { registrations: { players: {}, machines: {} }, stewards: [], displayViews: [], themes: [] };
+  let regTimer = null;
+
+  const live = new B.Live(tid, {
+    onchange: (names) => {
+      if (names.includes("players") || names.includes("machines")) scheduleRegistrations();
+      render();
+    },
+    onstatus: (connected, age) => B.showStatus($("status"), connected, age),
+  });
+
+  function views() {
+    return live.views;
+  }
+
+  function describe(value) {
+    return typeof value === "object" && value !== null ? JSON.stringify(value) : value === null || value === undefined ? "" : String(value);
+  }
+
+  function parse(text, like) {
+    if (typeof like === "number") return Number(text);
+    if (typeof like === "boolean") return text === "true";
+    if (typeof like === "object" && like !== null) return JSON.parse(text);
+    if (like === null || like === undefined) return text === "" ? null : /^\d+$/.test(text) ? Number(text) : text;
+    return text;
+  }
+
+  /* ---------- settings ---------- */
+
+  function renderSettings() {
+    const tournament = views().tournament || {};
+    $("format-line").textContent = (tournament.title || tournament.format || "") + " · version " + (live.version || 0);
+    const table = $("settings-table");
+    if (table.contains(document.activeElement)) return; // the TD is typing
+    const rows = Object.entries(tournament.settings || {}).map(([key, value]) =>
+      el(
+        "tr",
+        {},
+        el("th", { scope: "row" }, key),
+        el("td", {}, el("input", { value: describe(value), "aria-label": key, dataset: { key: key, was: describe(value) } }))
+      )
+    );
+    table.replaceChildren(el("tbody", {}, rows));
+  }
+
+  async function saveSettings(event) {
+    event.preventDefault();
+    const current = (views().tournament || {}).settings || {};
+    const changed = {};
+    try {
+      for (const input of $("settings-table").querySelectorAll("input[data-key]")) {
+        if (input.value.trim() !== input.dataset.was) changed[input.dataset.key] = parse(input.value.trim(), current[input.dataset.key]);
+      }
+    } catch (_) {
+      desk.notice($("settings-notice"), "A list setting must be written as JSON, e.g. [9, 5, 2, 0].", "error");
+      return;
+    }
+    if (Object.keys(changed).length === 0) {
+      desk.notice($("settings-notice"), "Nothing changed.");
+      return;
+    }
+    const r = await desk.api("POST", base + "/settings", { settings: changed });
+    desk.notice($("settings-notice"), r.ok ? "Saved: " + Object.keys(changed).join(", ") + "." : r.data.message, r.ok ? "ok" : "error");
+    if (r.ok) document.activeElement.blur();
+  }
+
+  /* ---------- players and machines ---------- */
+
+  function scheduleRegistrations() {
+    clearTimeout(regTimer);
+    regTimer = setTimeout(loadRegistrations, 200);
+  }
+
+  async function loadRegistrations() {
+    const r = await desk.api("GET", base + "/registrations");
+    if (r.ok) state.registrations = r.data;
+    render();
+  }
+
+  function renderPlayers() {
+    const players = Object.entries(views().players || {}).sort(([a], [b]) => B.byNumber(a, b));
+    const ukpl = ((views().tournament || {}).format || "").startsWith("ukpl");
+    $("players-count").textContent = players.length ? "(" + players.length + ")" : "";
+    const head = el("tr", {}, ["No.", "Name", "IFPA", ukpl ? "Region" : "Country", "", ""].map((t) => el("th", {}, t)));
+    const rows = players.map(([number, who]) => {
+      const reg = state.registrations.players[number] || {};
+      const withdrawn = who.withdrawn !== undefined || reg.withdrawn !== undefined;
+      return el(
+        "tr",
+        { dataset: { player: number }, class: withdrawn ? "withdrawn" : "" },
+        el("td", { class: "num" }, number),
+        el("td", {}, who.name),
+        el("td", { class: "num" }, reg.ifpa || ""),
+        el("td", {}, reg.region || reg.country || ""),
+        el("td", {}, who.guest ? el("span", { class: "tag" }, "guest") : null, withdrawn ? el("span", { class: "tag" }, "withdrawn") : null),
+        el("td", {}, withdrawn ? null : el("button", { type: "button", class: "small", onclick: () => withdraw(number, who.name) }, "Withdraw"))
+      );
+    });
+    $("players-table").replaceChildren(el("thead", {}, head), el("tbody", {}, rows));
+  }
+
+  async function withdraw(number, name) {
+    const reason = window.prompt("Withdraw " + name + " (#" + number + ")? Their scores stand; they play no more.\nReason:", "");
+    if (reason === null) return;
+    const r = await desk.api("POST", base + "/players/" + encodeURIComponent(number) + "/withdraw", { reason: reason || "withdrawn" });
+    desk.notice($("players-notice"), r.ok ? name + " has withdrawn." : r.data.message, r.ok ? "ok" : "error");
+  }
+
+  async function addEntry(event) {
+    event.preventDefault();
+    const form = event.target;
+    const r = await desk.api("POST", base + "/entries", desk.fields(form));
+    desk.notice($("players-notice"), r.ok ? "Added " + r.data.player.name + " (#" + r.data.player.number + ")." : r.data.message, r.ok ? "ok" : "error");
+    if (r.ok) form.reset();
+  }
+
+  async function importCsv(event, what) {
+    event.preventDefault();
+    const text = await desk.fileText($(what + "-file"));
+    const r = await desk.api("POST", base + "/" + what + "/import", text, { raw: "text/csv" });
+    const count = r.ok ? (r.data[what] || []).length : 0;
+    desk.notice($(what + "-notice"), r.ok ? "Imported " + count + " " + what + "." : r.data.message, r.ok ? "ok" : "error");
+    if (r.ok) event.target.reset();
+  }
+
+  function renderMachines() {
+    const machines = B.machineList(views());
+    $("machines-count").textContent = machines.length ? "(" + machines.length + ")" : "";
+    const head = el("tr", {}, ["Id", "Name", "Maker", "Year", ""].map((t) => el("th", {}, t)));
+    const rows = machines.map(([id, machine]) => {
+      const reg = state.registrations.machines[id] || {};
+      return el(
+        "tr",
+        { dataset: { machine: id } },
+        el("td", { class: "num" }, id),
+        el("td", {}, machine.name),
+        el("td", {}, reg.manufacturer || ""),
+        el("td", { class: "num" }, reg.year || ""),
+        el("td", { class: "muted" }, machine.status ? machine.status.replace(/_/g, " ") : "")
+      );
+    });
+    $("machines-table").replaceChildren(el("thead", {}, head), el("tbody", {}, rows));
+  }
+
+  async function addMachine(event) {
+    event.preventDefault();
+    const r = await desk.api("POST", base + "/machines", desk.fields(event.target));
+    desk.notice($("machines-notice"), r.ok ? "Machine added." : r.data.message, r.ok ? "ok" : "error");
+    if (r.ok) event.target.reset();
+  }
+
+  /* ---------- stewards ---------- */
+
+  async function loadStewards() {
+    const r = await desk.api("GET", base + "/stewards");
+    if (r.ok) state.stewards = r.data.stewards;
+    renderStewards();
+  }
+
+  function renderStewards() {
+    const head = el("tr", {}, ["Steward", "PIN issued", "Signed in", ""].map((t) => el("th", {}, t)));
+    const rows = state.stewards.map((s) => {
+      const seen = s.sessions.map((x) => x.last_seen).filter(Boolean).sort().pop();
+      return el(
+        "tr",
+        { dataset: { steward: s.name } },
+        el("td", {}, s.name),
+        el("td", { class: "muted" }, s.issued_at ? new Date(s.issued_at).toLocaleTimeString() : ""),
+        el("td", { class: "signed-in" }, s.sessions.length ? s.sessions.length + " phone" + (s.sessions.length > 1 ? "s" : "") + (seen ? ", active " + new Date(seen).toLocaleTimeString() : "") : "no"),
+        el("td", {}, el("button", { type: "button", class: "small danger", onclick: () => revoke(s.name) }, "Revoke"))
+      );
+    });
+    $("stewards-table").replaceChildren(el("thead", {}, head), el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { class: "muted", colspan: "4" }, "No stewards yet."))));
+  }
+
+  async function issue(event) {
+    event.preventDefault();
+    const name = desk.fields(event.target).name;
+    const r = await desk.api("POST", base + "/stewards", { name: name });
+    const notice = $("stewards-notice");
+    if (r.ok) {
+      notice.replaceChildren("PIN for " + name + ": ", el("strong", { class: "pin", id: "new-pin" }, r.data.pin), " — shown once; they sign in on the steward page.");
+      notice.className = "notice ok";
+      notice.hidden = false;
+      event.target.reset();
+    } else desk.notice(notice, r.data.message, "error");
+    loadStewards();
+  }
+
+  async function revoke(name) {
+    if (!window.confirm("Revoke " + name + "? Their PIN stops working and their phones are signed out at once.")) return;
+    const r = await desk.api("DELETE", base + "/stewards/" + encodeURIComponent(name));
+    desk.notice($("stewards-notice"), r.ok ? name + " is revoked." : r.data.message, r.ok ? "ok" : "error");
+    loadStewards();
+  }
+
+  /* ---------- hall display profiles ---------- */
+
+  async function loadProfileChoices() {
+    const r = await desk.api("GET", base + "/profiles");
+    if (!r.ok) return;
+    state.displayViews = r.data.views;
+    state.themes = r.data.themes;
+    $("profile-views").replaceChildren(
+      ...state.displayViews.map((name) =>
+        el("label", { class: "check" }, el("input", { type: "checkbox", value: name, checked: name === "machines" || name === "standings" }), " " + name)
+      )
+    );
+    $("profile-theme").replaceChildren(...state.themes.map((t) => el("option", { value: t }, t)));
+  }
+
+  function renderProfiles() {
+    const profiles = Object.entries(views().profiles || {}).sort(([a], [b]) => (a < b ? -1 : 1));
+    $("profiles").replaceChildren(
+      ...profiles.map(([name, p]) =>
+        el(
+          "li",
+          { dataset: { profile: name } },
+          el("a", { href: "/t/" + encodeURIComponent(tid) + "/display?profile=" + encodeURIComponent(name), target: "_blank", class: "profile-name" }, name),
+          el("span", { class: "muted" }, p.views.join(", ") + " · " + p.seconds + " s · " + p.theme + (p.qr ? "" : " · no QR")),
+          el("button", { type: "button", class: "small", onclick: () => editProfile(name, p) }, "Edit"),
+          el("button", { type: "button", class: "small danger", onclick: () => removeProfile(name) }, "Remove")
+        )
+      )
+    );
+  }
+
+  function editProfile(name, p) {
+    const form = $("profile-form");
+    form.elements.name.value = name;
+    form.elements.seconds.value = p.seconds;
+    form.elements.theme.value = p.theme;
+    form.elements.qr.checked = p.qr;
+    for (const box of $("profile-views").querySelectorAll("input")) box.checked = p.views.includes(box.value);
+  }
+
+  async function saveProfile(event) {
+    event.preventDefault();
+    const form = event.target;
+    const chosen = [...$("profile-views").querySelectorAll("input:checked")].map((box) => box.value);
+    const body = { views: chosen, seconds: Number(form.elements.seconds.value), theme: form.elements.theme.value, qr: form.elements.qr.checked };
+    const name = form.elements.name.value.trim();
+    const r = await desk.api("PUT", base + "/profiles/" + encodeURIComponent(name), body);
+    desk.notice($("profile-notice"), r.ok ? "Saved; displays showing “" + name + "” follow at once." : r.data.message, r.ok ? "ok" : "error");
+  }
+
+  async function removeProfile(name) {
+    const r = await desk.api("DELETE", base + "/profiles/" + encodeURIComponent(name));
+    desk.notice($("profile-notice"), r.ok ? "Removed " + name + "." : r.data.message, r.ok ? "ok" : "error");
+  }
+
+  /* ---------- drawing ---------- */
+
+  function render() {
+    if (live.version === null) return;
+    renderSettings();
+    renderPlayers();
+    renderMachines();
+    renderProfiles();
+  }
+
+  $("players-url").textContent = config.players_url;
+  $("localhost-warning").hidden = !/\/\/(localhost|127\.0\.0\.1|\[::1\])[:/]/.test(config.players_url);
+  $("settings-form").addEventListener("submit", saveSettings);
+  $("entry-form").addEventListener("submit", addEntry);
+  $("players-csv").addEventListener("submit", (e) => importCsv(e, "players"));
+  $("machines-csv").addEventListener("submit", (e) => importCsv(e, "machines"));
+  $("machine-form").addEventListener("submit", addMachine);
+  $("steward-form").addEventListener("submit", issue);
+  $("profile-form").addEventListener("submit", saveProfile);
+
+  desk.whenSignedIn(() => {
+    loadRegistrations();
+    loadStewards();
+    loadProfileChoices();
+  });
+  setInterval(() => {
+    if (desk.token && !document.hidden) loadStewards(); // who is signed in, kept fresh
+  }, 15000);
+  window.backglassLive = live;
+  live.start();
+})();
