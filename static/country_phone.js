@@ -101,6 +101,11 @@
     content.replaceChildren(...(nodes.length ? nodes : [el("p", { class: "empty" }, "Nothing yet.")]));
   }
 
+  window.addEventListener("hashchange", () => {
+    state.tab = location.hash.slice(1) || null;
+    render();
+  });
+
   const live = new B.Live(config.tournament, {
     onchange: render,
     onstatus: (connected, age) => B.showStatus(document.getElementById("status"), connected, age),

@@ -113,8 +113,8 @@
         { class: "cf-row cf-team cf-cols" },
         el("span", {}, "#"),
         el("span", {}, "Team"),
-        el("span", {}, "Pl"),
-        el("span", {}, "Won"),
+        el("span", { class: "small" }, "Pl"),
+        el("span", { class: "small" }, "Won"),
         el("span", {}, "Pts")
       ),
       rows.map(([id, r]) => {

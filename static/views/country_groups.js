@@ -22,7 +22,6 @@
 .cc-cols > span { color: var(--muted); font-size: .62em; text-transform: uppercase; letter-spacing: .08em; }
 .cc-team { grid-template-columns: 1.9em minmax(0, 1fr) 1.6em 2.6em 2.6em 2.8em; }
 .cc-team .pl { color: var(--dim); }
-.view-country_groups .cc-card { font-size: 1.12em; }
 .cc-team > :nth-child(n+3), .cc-team > .place { text-align: right; }
 .cc-team .place { color: var(--muted); font-weight: 700; }
 .cc-team .total { font-weight: 800; }
@@ -163,7 +162,7 @@
       { class: "cc-row cc-team cc-cols" },
       el("span", { class: "place" }, "#"),
       el("span", {}, "Team"),
-      el("span", {}, "Pl"),
+      el("span", { class: "pl" }, "Pl"),
       el("span", {}, "Match"),
       el("span", {}, "4-ball"),
       el("span", {}, "Total")
@@ -276,6 +275,21 @@
 
   /* ---------- pages ---------- */
 
+  /* The stage's height in ems of its own font (Infinity off the hall display). */
+  function stageEm() {
+    const stage = document.getElementById("stage");
+    if (!stage || !stage.clientHeight) return Infinity;
+    return stage.clientHeight / (parseFloat(getComputedStyle(stage).fontSize) || 16);
+  }
+
+  /* The font scale at which ``count`` cards of ``cardEm`` (at scale 1) fill a column without
+   * spilling: at most 1.12 (a 16:9 screen with room to spare), smaller when the screen is shorter
+   * (a footer, a 4:3 screen). */
+  function scaleFor(count, cardEm) {
+    const room = stageEm() - (count - 1) * 0.6 - 0.3;
+    return Math.max(0.6, Math.min(1.12, room / (count * cardEm)));
+  }
+
   /* Groups three to a column, two columns to a page: A B C | D E. */
   function columnsOf(list) {
     const out = [];
@@ -296,13 +310,16 @@
     }
     const out = [];
     const columns = columnsOf(names);
+    const tall = Math.max(...columns.map((c) => c.length));
     for (let i = 0; i < columns.length; i += 2) {
-      out.push({ key: "groups:" + i, kind: "groups", columns: columns.slice(i, i + 2), count: 2 });
+      const scale = scaleFor(tall, 8.9);
+      out.push({ key: "groups:" + i, kind: "groups", columns: columns.slice(i, i + 2), count: 2, scale: scale });
     }
     const half = Math.ceil(teams / 2);
     out.push({ key: "table", kind: "table", columns: [[[0, half]], [[half, teams]]], count: 2 });
     for (let i = 0; i < columns.length; i += 2) {
-      out.push({ key: "matches:" + i, kind: "matches", columns: columns.slice(i, i + 2), count: 2 });
+      const scale = scaleFor(tall, 9.95);
+      out.push({ key: "matches:" + i, kind: "matches", columns: columns.slice(i, i + 2), count: 2, scale: scale });
     }
     return out;
   }
@@ -314,7 +331,12 @@
       matches: (name) => matchesCard(ctx, views, name),
       table: (range) => tableCard(ctx, views, range[0], range[1]),
     }[page.kind];
-    return page.columns.map((column) => ctx.el("div", { class: "column" }, column.map(block)));
+    const sized = (item) => {
+      const node = block(item);
+      if (page.scale) node.style.fontSize = page.scale.toFixed(3) + "em";
+      return node;
+    };
+    return page.columns.map((column) => ctx.el("div", { class: "column" }, column.map(sized)));
   }
 
   B.displayViews.country_groups = { title: "Team groups", pages: pages, render: render };
