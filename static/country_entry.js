@@ -188,7 +188,7 @@
     const node = $("task");
     if (live.version === null) return node.replaceChildren(el("p", { class: "muted" }, "Loading…"));
     const draw = (views().tournament || {}).draw || {};
-    if (!Object.keys(views()["country/fixtures"] || {}).length) {
+    if (state.task !== "td" && !Object.keys(views()["country/fixtures"] || {}).length) {
       return node.replaceChildren(el("p", { class: "muted" }, "The draw is not made yet (" + (draw.registered || 0) + " of " + (draw.needed || 20) + " seeded teams)."));
     }
     const build = { match: matchList, "four-ball": fourBallList, playoff: playoffList, td: tdPanel }[state.task];

@@ -20,6 +20,14 @@
     } else if (stage === "final") {
       parts.push(E.pick("Complete the final", open.length ? open.length + " final matches still to play" : "every final match has a result", () => E.openForm(advance("complete")), { action: "complete" }));
     }
+    if (stage === "qualifying") {
+      const draw = v.tournament.draw || {};
+      parts.push(E.pick("Register teams", draw.registered + " of " + draw.needed + " seeded teams; reserves", () => E.openForm(registration()), { action: "teams" }));
+      parts.push(E.pick("Add machines", Object.keys(v.machines || {}).length + " machines; mark the two 4-ball ones", () => E.openForm(machinesForm()), { action: "machines" }));
+      if (Object.values(v.teams || {}).some((t) => t.reserve && !t.group)) {
+        parts.push(E.pick("Replace a team by a reserve", "a team that cannot play", () => E.openForm(replacement()), { action: "replace" }));
+      }
+    }
     if (stage !== "complete") parts.push(E.pick("Record a penalty", "late for a match, or a slam tilt", () => E.openForm(penalty()), { action: "penalty" }));
     parts.push(E.pick("Void a record", "a wrong game, 4-ball game, penalty or play-off", () => E.openForm(voiding()), { action: "void" }));
     return [el("p", { class: "hint" }, "Stage: " + stage + "."), el("div", { class: "picks" }, parts)];
@@ -118,6 +126,82 @@
         if (!form.reason.value.trim()) return "Say why, in a few words.";
         const label = form.seq.selectedOptions[0].textContent;
         return { path: "void", body: { seq: Number(form.seq.value), reason: form.reason.value.trim() }, summary: { title: "Void", sections: [{ heading: label, lines: [[form.reason.value.trim(), ""]] }] } };
+      },
+    };
+  }
+
+  /* "seed; id; name; player; player; player; player" a line (no seed: a reserve team). */
+  function registration() {
+    const E = B.countryEntry;
+    const el = E.el;
+    return {
+      title: "Register teams",
+      build(body) {
+        body.append(el("p", { class: "hint" }, "One team a line: seed; id; name; its players. Leave the seed empty for a reserve team. Example: 1; BE1; Belgium 1; Ann; Bob; Cas; Dirk"));
+        body.append(el("label", { class: "field" }, "Teams", el("textarea", { name: "teams", rows: "8", autocomplete: "off", spellcheck: "false" })));
+      },
+      read() {
+        const teams = [];
+        const lines = document.getElementById("form").elements.teams.value.split("\n");
+        for (const [n, line] of lines.entries()) {
+          if (!line.trim()) continue;
+          const [seed, id, name, ...players] = line.split(/[;\t]/).map((part) => part.trim());
+          if (!id || !name || (seed && !/^\d+$/.test(seed))) return "Line " + (n + 1) + " is not seed; id; name; players.";
+          const team = { id: id, name: name, players: players.filter(Boolean) };
+          if (seed) team.seed = Number(seed);
+          teams.push(team);
+        }
+        if (!teams.length) return "Type at least one team.";
+        const rows = teams.map((t) => [(t.seed ? t.seed + ". " : "reserve · ") + t.name + " (" + t.id + ")", String(t.players.length)]);
+        return { path: "teams", body: { teams: teams }, summary: { title: teams.length + " teams", sections: [{ heading: "Team · players", lines: rows }] } };
+      },
+    };
+  }
+
+  /* "id; name" a line, "; 4-ball" after a 4-ball machine. */
+  function machinesForm() {
+    const E = B.countryEntry;
+    const el = E.el;
+    return {
+      title: "Add machines",
+      build(body) {
+        body.append(el("p", { class: "hint" }, "One machine a line: id; name — add \"; 4-ball\" to one of the two 4-ball machines. Example: tz; Twilight Zone; 4-ball"));
+        body.append(el("label", { class: "field" }, "Machines", el("textarea", { name: "machines", rows: "8", autocomplete: "off", spellcheck: "false" })));
+      },
+      read() {
+        const machines = [];
+        for (const [n, line] of document.getElementById("form").elements.machines.value.split("\n").entries()) {
+          if (!line.trim()) continue;
+          const [id, name, flag] = line.split(/[;\t]/).map((part) => part.trim());
+          if (!id || !name) return "Line " + (n + 1) + " is not id; name.";
+          machines.push({ id: id, name: name, four_ball: /^4/.test(flag || "") });
+        }
+        if (!machines.length) return "Type at least one machine.";
+        const lines = machines.map((m) => [m.name + " (" + m.id + ")", m.four_ball ? "4-ball" : "3-ball"]);
+        return { path: "machines", body: { machines: machines }, summary: { title: machines.length + " machines", sections: [{ heading: "Machine", lines: lines }] } };
+      },
+    };
+  }
+
+  function replacement() {
+    const E = B.countryEntry;
+    const el = E.el;
+    const teams = Object.entries(E.views().teams || {});
+    const drawn = teams.filter(([, t]) => t.group && !t.withdrawn).map(([id, t]) => [id, t.name]);
+    const reserves = teams.filter(([, t]) => t.reserve && !t.group).map(([id, t]) => [id, t.name]);
+    return {
+      title: "Replace a team",
+      build(body) {
+        body.append(el("label", { class: "field" }, "Team that cannot play", E.select("withdrawn", [["", "Choose the team"], ...drawn], "")));
+        body.append(el("label", { class: "field" }, "Reserve team", E.select("reserve", reserves, reserves[0][0])));
+        body.append(el("label", { class: "field" }, "Reason", el("input", { name: "reason", autocomplete: "off", maxlength: "200" })));
+      },
+      read() {
+        const form = document.getElementById("form").elements;
+        if (!form.withdrawn.value) return "Choose the team that cannot play.";
+        const body = { withdrawn: form.withdrawn.value, reserve: form.reserve.value, reason: form.reason.value.trim() };
+        const line = [E.teamName(body.reserve) + " replaces " + E.teamName(body.withdrawn), ""];
+        return { path: "replacements", body: body, summary: { title: "Reserve team", sections: [{ heading: body.reason || "Registration", lines: [line] }] } };
       },
     };
   }

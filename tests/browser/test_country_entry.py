@@ -156,3 +156,50 @@ async def test_the_phones_page_shows_my_team_everywhere(
     await expect(page.locator('.cc-match.mine[data-fixture="A-1-1"]')).to_have_count(1)
     await match_over_http(api, "ce4", "T06", "T11", 28, "qualifying")
     await expect(page.locator('.cc-match[data-fixture="A-1-2"] .res')).to_have_text("28–4")
+
+
+async def test_the_td_registers_machines_and_the_draw_from_the_page(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    """EPC 2009, EPC Country Competition: "Teams will be divided into 5 groups of 4 teams" by seed
+    (Group A: 1st, 6th, 11th & 16th seeds); the two 4-ball machines are marked apart from the
+    3-ball match machines. The draw appears once the twentieth seed is in."""
+    body = {"id": "ce5", "name": "Country 2009", "format": "epc-country", "settings": {}}
+    (await api.post("/api/tournaments", body)).raise_for_status()
+    page = await new_page(PHONE)
+    await page.goto(f"{server}/t/ce5/team-entry")
+    await page.click("#as-td")
+    await page.fill("#signin-password", TD_PASSWORD)
+    await page.click("#signin-submit")
+    await expect(page.locator("#task")).to_contain_text("The draw is not made yet (0 of 20")
+    await page.click('.task[data-task="td"]')
+    await page.click('.pick[data-action="machines"]')
+    await page.fill(
+        'textarea[name="machines"]', "mm; Medieval Madness\ntz; Twilight Zone; 4-ball\n"
+    )
+    await page.click("#form-check")
+    await expect(page.locator("#confirm-card .confirm-value")).to_have_text(["3-ball", "4-ball"])
+    await page.click("#confirm-submit")
+    await page.click('.task[data-task="td"]')
+    await page.click('.pick[data-action="teams"]')
+    lines = [f"{n}; T{n:02}; Team {n:02}; A{n}; B{n}; C{n}; D{n}" for n in range(1, 21)]
+    await page.fill('textarea[name="teams"]', "\n".join([*lines, "; R1; Reserve One; W; X; Y; Z"]))
+    await page.click("#form-check")
+    await expect(page.locator("#confirm-card .confirm-title")).to_have_text("21 teams")
+    await page.click("#confirm-submit")
+    await expect(page.locator("#result")).to_contain_text("21 teams")
+    views = (await api.views("ce5"))["views"]
+    assert (
+        views["machines"]["tz"]["four_ball"] is True and "four_ball" not in views["machines"]["mm"]
+    )
+    assert views["country/groups"]["groups"]["A"]["seeds"] == [1, 6, 11, 16]
+    assert [views["teams"][t]["group"] for t in ("T01", "T06", "T11", "T16")] == ["A"] * 4
+    assert views["teams"]["R1"] == {
+        "name": "Reserve One",
+        "players": ["W", "X", "Y", "Z"],
+        "reserve": True,
+    }
+    await page.click('.task[data-task="match"]')
+    await expect(page.locator('.pick[data-fixture="A-1-1"] .pick-name')).to_have_text(
+        "Team 01 v Team 16"
+    )
