@@ -1,10 +1,18 @@
-"""``backglass demo epc``: an invented EPC-style qualifying pushed through the steward API.
+"""``backglass demo epc``: an invented EPC-style qualifying played through the hall's queues.
 
 Players are clearly fictional (ordinary first names, pinball-pun surnames); machines are real titles
 from three eras, each with a score scale of its own (tens of thousands on an electromechanical game,
-billions on Attack from Mars). Every game follows the EPC 2009 qualifying rules: at most six
-distinct machines per player, and about a quarter of the players spend their one joker game on a
-machine they already played. The plan is a pure function of the seed (``plan_epc``).
+billions on Attack from Mars) and a typical game length. Every game follows the EPC 2009 qualifying
+rules: at most six distinct machines per player, and about a quarter of the players spend their one
+joker game on a machine they already played. The plan is a pure function of the seed
+(``plan_epc``).
+
+The hall is simulated through the same HTTP API stewards use (``HallSim``): players who are free
+join the queue for the next machine they still need ("join the queue for that machine if there is
+one", EPC 2009, EPC Qualifying), so the popular machines draw the longest queues; a free machine
+starts its next player, and a finished game's score is pushed, which calls the next. Game starts
+are dated back by the machine's typical length (the TD may give a start time), so the queue board's
+estimated waits read in real minutes while the demo runs at a pace a person can watch.
 """
 
 from __future__ import annotations
@@ -13,8 +21,11 @@ import asyncio
 import math
 import random
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
-from display.demo import Client, Echo, Target, stderr, target
+if TYPE_CHECKING:  # display.demo imports the demos that import this module: import it late
+    from display.demo import Client, Echo, Target
 
 MACHINES_PER_PLAYER = 6
 JOKER_SHARE = 0.25
@@ -24,35 +35,37 @@ STEWARD = "Demo Steward"
 @dataclass(frozen=True)
 class DemoMachine:
     """A real title with the median score of a decent game on it, the spread of scores (sigma of
-    the log) and how popular it is (relative chance that a player picks it)."""
+    the log), how popular it is (relative chance that a player picks it) and the minutes a typical
+    game takes (an electromechanical game is quicker than a modern one)."""
 
     id: str
     name: str
     median: int
     sigma: float
     popularity: float
+    minutes: float = 8.0
 
 
 # Ordered so that the first few span the eras: ``--machines 6`` still mixes EM, early SS and modern.
 MACHINES = (
-    DemoMachine("mm", "Medieval Madness", 18_000_000, 0.7, 1.8),
-    DemoMachine("fb", "Fireball", 52_000, 0.4, 0.8),
-    DemoMachine("gz", "Godzilla (Stern)", 450_000_000, 0.9, 1.7),
-    DemoMachine("8b", "Eight Ball", 110_000, 0.45, 0.7),
-    DemoMachine("afm", "Attack from Mars", 2_400_000_000, 0.8, 1.6),
-    DemoMachine("bk", "Black Knight", 420_000, 0.6, 0.9),
-    DemoMachine("tz", "Twilight Zone", 100_000_000, 0.8, 1.5),
-    DemoMachine("rf", "Royal Flush", 38_000, 0.4, 0.6),
-    DemoMachine("dp", "Deadpool", 180_000_000, 0.8, 1.2),
-    DemoMachine("taf", "The Addams Family", 25_000_000, 0.8, 1.6),
-    DemoMachine("cen", "Centaur", 650_000, 0.6, 0.8),
-    DemoMachine("tom", "Theatre of Magic", 420_000_000, 0.8, 1.1),
-    DemoMachine("jp", "Jurassic Park (Stern)", 55_000_000, 0.8, 1.0),
-    DemoMachine("fp", "Firepower", 380_000, 0.55, 0.8),
-    DemoMachine("mb", "Monster Bash", 95_000_000, 0.8, 1.3),
-    DemoMachine("im", "Iron Maiden", 72_000_000, 0.9, 1.2),
-    DemoMachine("fh", "Funhouse", 22_000_000, 0.7, 1.0),
-    DemoMachine("cv", "Cirqus Voltaire", 60_000_000, 0.8, 0.9),
+    DemoMachine("mm", "Medieval Madness", 18_000_000, 0.7, 1.8, 9),
+    DemoMachine("fb", "Fireball", 52_000, 0.4, 0.8, 4),
+    DemoMachine("gz", "Godzilla (Stern)", 450_000_000, 0.9, 1.7, 11),
+    DemoMachine("8b", "Eight Ball", 110_000, 0.45, 0.7, 4.5),
+    DemoMachine("afm", "Attack from Mars", 2_400_000_000, 0.8, 1.6, 9),
+    DemoMachine("bk", "Black Knight", 420_000, 0.6, 0.9, 5.5),
+    DemoMachine("tz", "Twilight Zone", 100_000_000, 0.8, 1.5, 10),
+    DemoMachine("rf", "Royal Flush", 38_000, 0.4, 0.6, 3.5),
+    DemoMachine("dp", "Deadpool", 180_000_000, 0.8, 1.2, 10),
+    DemoMachine("taf", "The Addams Family", 25_000_000, 0.8, 1.6, 9),
+    DemoMachine("cen", "Centaur", 650_000, 0.6, 0.8, 5),
+    DemoMachine("tom", "Theatre of Magic", 420_000_000, 0.8, 1.1, 9.5),
+    DemoMachine("jp", "Jurassic Park (Stern)", 55_000_000, 0.8, 1.0, 10),
+    DemoMachine("fp", "Firepower", 380_000, 0.55, 0.8, 5),
+    DemoMachine("mb", "Monster Bash", 95_000_000, 0.8, 1.3, 9),
+    DemoMachine("im", "Iron Maiden", 72_000_000, 0.9, 1.2, 11),
+    DemoMachine("fh", "Funhouse", 22_000_000, 0.7, 1.0, 8),
+    DemoMachine("cv", "Cirqus Voltaire", 60_000_000, 0.8, 0.9, 9.5),
 )
 
 
@@ -152,6 +165,69 @@ def plan_epc(players: int = 150, machines: int = 18, seed: int = 2009) -> EpcPla
     return EpcPlan(roster, chosen, ordered)
 
 
+TICKS_PER_MINUTE = 1.0
+"""Demo ticks per minute of a game: a nine-minute game lasts nine ticks (about 13 s at the default
+pace), so with every machine busy a score comes in every second or so."""
+CROWD_PER_MACHINE = 2.5
+"""Players in the queues at once, per machine: enough that popular machines build queues."""
+JOINS_PER_TICK = 4
+
+
+@dataclass
+class HallSim:
+    """The hall as the demo plays it (the queues themselves are the server's): which games each
+    player still needs, in the order planned, and when each machine's current game ends."""
+
+    plan: EpcPlan
+    rng: random.Random
+    crowd: int
+    pending: dict[str, list[Game]] = field(default_factory=dict)
+    ends: dict[str, int] = field(default_factory=dict)
+    tick: int = 0
+
+    def __post_init__(self) -> None:
+        for game in self.plan.games:
+            self.pending.setdefault(game.player, []).append(game)
+
+    @property
+    def finished(self) -> bool:
+        return not any(self.pending.values())
+
+    def busy(self, queues: dict[str, Any]) -> set[str]:
+        """Players up on a machine or waiting for one."""
+        found = set()
+        for queue in queues.values():
+            found.update(queue.get("waiting", {}))
+            if "up" in queue:
+                found.add(queue["up"]["player"])
+        return found
+
+    def joiners(self, queues: dict[str, Any]) -> list[Game]:
+        """The next games of free players, in the order planned, as many as the hall takes now."""
+        busy = self.busy(queues)
+        room = min(self.crowd - len(busy), JOINS_PER_TICK)
+        chosen: list[Game] = []
+        for game in self.plan.games:
+            if len(chosen) >= room:
+                break
+            todo = self.pending.get(game.player)
+            if todo and todo[0] is game and game.player not in busy:
+                chosen.append(game)
+                busy.add(game.player)
+        return chosen
+
+    def length(self, machine: str) -> float:
+        """Minutes the next game on ``machine`` takes: its typical length, give or take."""
+        minutes = next(m.minutes for m in self.plan.machines if m.id == machine)
+        return minutes * self.rng.uniform(0.75, 1.35)
+
+    def started(self, machine: str, minutes: float) -> None:
+        self.ends[machine] = self.tick + max(2, round(minutes * TICKS_PER_MINUTE))
+
+    def over(self, machine: str) -> bool:
+        return self.ends.get(machine, 10**9) <= self.tick
+
+
 async def leaders(client: Client, tid: str, names: dict[str, str], top: int = 5) -> str:
     """The top of the server's standings as one line."""
     rows = (await client.views(tid))["standings"]["rows"]
@@ -159,17 +235,112 @@ async def leaders(client: Client, tid: str, names: dict[str, str], top: int = 5)
     return "; ".join(f"{row.get('place')}. {names[p]} {row.get('total')}" for p, row in best)
 
 
+def longest(queues: dict[str, Any], names: dict[str, str], top: int = 5) -> str:
+    """The longest queues as one line."""
+    ranked = sorted(queues.items(), key=lambda item: -item[1].get("count", 0))[:top]
+    return ", ".join(f"{names[m]} {q.get('count', 0)}" for m, q in ranked if q.get("count"))
+
+
 def banner(tgt: Target, tid: str, pin: str, plan: EpcPlan, pace: float | None) -> str:
     """What the demo prints at start: the pages to open and the credentials."""
-    speed = "as fast as possible" if pace is None else f"one every ~{pace:g} s"
+    speed = "as fast as possible" if pace is None else f"a tick every ~{pace:g} s"
     lines = [
         f"Backglass demo: EPC qualifying {tid!r}: {len(plan.players)} players, "
-        f"{len(plan.machines)} machines, {len(plan.games)} games ({speed}).",
+        f"{len(plan.machines)} machines, {len(plan.games)} games through the queues ({speed}).",
         *(f"  {label + ':':15}{link}" for label, link in tgt.links(tid).items()),
+        f"  {'Queue board:':15}{tgt.url}/t/{tid}/display?views=queues,machines,standings",
+        f"  {'Queue page:':15}{tgt.url}/t/{tid}/queue",
+        f"  {'Audit log:':15}{tgt.url}/t/{tid}/audit",
         f"  {'TD password:':15}{tgt.td_password}",
         f"  {'Steward:':15}{STEWARD}, PIN {pin}",
     ]
     return "\n".join(lines)
+
+
+class HallRun:
+    """One demo run: the HTTP calls a steward (joins, scores) and the TD (starts, dated back by
+    the game's length) make as the simulated hall plays."""
+
+    def __init__(self, client: Client, tid: str, plan: EpcPlan, sim: HallSim, echo: Echo) -> None:
+        self.client, self.tid, self.plan, self.sim, self.echo = client, tid, plan, sim, echo
+        self.result = EpcResult(tid)
+        self.names = {m.id: m.name for m in plan.machines}
+        self.width = len(str(len(plan.games)))
+        self.calls = 0
+
+    def key(self, what: str) -> str:
+        self.calls += 1
+        return f"{self.tid}-{what}{self.calls}"
+
+    async def post(self, path: str, body: Any, token: str) -> str | None:
+        """POST to the tournament; None if accepted, else the server's message."""
+        from display.demo import message
+
+        url = f"/api/t/{self.tid}{path}"
+        answer = await self.client.call("POST", url, body, token, self.key(path.split("/")[-1]))
+        return f"{answer.status_code}: {message(answer)}" if answer.is_error else None
+
+    async def queues(self) -> dict[str, Any]:
+        answer = await self.client.call("GET", f"/api/t/{self.tid}/views/queues")
+        return answer.json()["view"]  # type: ignore[no-any-return]
+
+    async def step(self) -> None:
+        """One tick: finished games are scored, called players start, free players queue."""
+        queues = await self.queues()
+        for machine, queue in queues.items():
+            up = queue.get("up")
+            if up is not None and up["state"] == "playing" and self.sim.over(machine):
+                await self.score(machine, up["player"])
+            elif up is not None and up["state"] == "called":
+                await self.start(machine, up["player"])
+            elif up is None and any(not w.get("paused") for w in queue["waiting"].values()):
+                await self.start(machine, None)
+        for game in self.sim.joiners(await self.queues()):
+            refused = await self.post(
+                f"/queues/{game.machine}/join", {"player": game.player}, self.client.steward_token
+            )
+            if refused:
+                self.sim.pending[game.player].pop(0)
+                self.result.refused.append(f"#{game.player} queueing for {game.machine}: {refused}")
+
+    async def start(self, machine: str, player: str | None) -> None:
+        minutes = self.sim.length(machine)
+        when = (datetime.now(UTC) - timedelta(minutes=minutes)).isoformat()
+        body = {"started_at": when, **({"player": player} if player else {})}
+        refused = await self.post(f"/queues/{machine}/start", body, self.client.td_token)
+        if refused:  # give the turn up, or the machine would wait for them for ever
+            self.result.refused.append(f"starting {self.names[machine]}: {refused}")
+            if player is not None:
+                await self.post(
+                    f"/queues/{machine}/leave", {"player": player}, self.client.td_token
+                )
+        else:
+            self.sim.started(machine, minutes)
+
+    async def score(self, machine: str, player: str) -> None:
+        self.sim.ends.pop(machine, None)
+        todo = self.sim.pending.get(player) or []
+        game = todo.pop(0) if todo and todo[0].machine == machine else None
+        if game is None:  # not a game the plan has: give the turn up
+            await self.post(f"/queues/{machine}/leave", {"player": player}, self.client.td_token)
+            return
+        key = f"{self.tid}-{self.result.pushed + 1}"
+        refused = await self.client.push(self.tid, player, machine, game.score, key)
+        self.result.pushed += 1
+        what = f"#{player} {self.plan.players[player]} on {self.names[machine]}"
+        line = f"{self.result.pushed:>{self.width}}/{len(self.plan.games)}  {what}: {game.score:,}"
+        if game.joker:
+            line += " (joker game)"
+        if refused:
+            self.result.refused.append(f"{what}: {refused}")
+            line += f"  REFUSED {refused}"
+            await self.post(f"/queues/{machine}/leave", {"player": player}, self.client.td_token)
+        else:
+            self.result.accepted += 1
+        self.echo(line)
+        if self.result.pushed % 50 == 0 or self.sim.finished:
+            self.echo(f"Leaders: {await leaders(self.client, self.tid, self.plan.players)}")
+            self.echo(f"Longest queues: {longest(await self.queues(), self.names) or 'none'}")
 
 
 async def run_epc(
@@ -184,12 +355,16 @@ async def run_epc(
     host: str = "127.0.0.1",
     port: int = 8000,
     keep_serving: bool = False,
-    echo: Echo = stderr,
+    echo: Echo | None = None,
 ) -> EpcResult:
-    """Create an EPC qualifying on ``url`` (or on a server started here) and push every game of
-    ``plan_epc(players, machines, seed)`` as a steward, one every ~``pace`` seconds (``fast``: no
-    wait). A refused push (4xx) is printed and skipped. With ``keep_serving`` and a server of our
-    own, keep serving after the last game until Ctrl-C. Raises DemoError if setup fails."""
+    """Create an EPC qualifying on ``url`` (or on a server started here) and play every game of
+    ``plan_epc(players, machines, seed)`` through the queues (``HallSim``), a tick every ~``pace``
+    seconds (``fast``: no wait). A refused call (4xx) is printed and skipped. With
+    ``keep_serving`` and a server of our own, keep serving after the last game until Ctrl-C.
+    Raises DemoError if setup fails."""
+    from display.demo import Client, stderr, target
+
+    echo = echo or stderr
     plan = plan_epc(players, machines, seed)
     jitter = random.Random()
     async with target(url, td_password, host, port) as tgt, Client(tgt, echo) as client:
@@ -197,36 +372,23 @@ async def run_epc(
         tid = await client.create_tournament(
             tournament or "epc", "EPC qualifying (demo)", "epc-qualifying", {}
         )
-        result = EpcResult(tid)
         roster = [{"number": n, "name": name} for n, name in plan.players.items()]
         await client.must("POST", f"/api/t/{tid}/players", {"players": roster})
         kit = [{"id": m.id, "name": m.name} for m in plan.machines]
         await client.must("POST", f"/api/t/{tid}/machines", {"machines": kit})
         pin = await client.sign_in_steward(tid, STEWARD)
         echo(banner(tgt, tid, pin, plan, None if fast else pace))
-        names = {m.id: m.name for m in plan.machines}
-        width = len(str(len(plan.games)))
-        for n, game in enumerate(plan.games, start=1):
-            if tgt.stopping:
+        crowd = min(len(plan.players), max(len(plan.machines), round(machines * CROWD_PER_MACHINE)))
+        run = HallRun(client, tid, plan, HallSim(plan, random.Random(seed), crowd), echo)
+        for _ in range(40 * len(plan.games) + 100):  # a bound: every tick moves the hall on
+            if tgt.stopping or run.sim.finished:
                 break
-            refused = await client.push(tid, game.player, game.machine, game.score, f"{tid}-{n}")
-            result.pushed += 1
-            what = f"#{game.player} {plan.players[game.player]} on {names[game.machine]}"
-            line = f"{n:>{width}}/{len(plan.games)}  {what}: {game.score:,}"
-            if game.joker:
-                line += " (joker game)"
-            if refused:
-                result.refused.append(f"{what}: {refused}")
-                line += f"  REFUSED {refused}"
-            else:
-                result.accepted += 1
-            echo(line)
-            if n % 50 == 0 or n == len(plan.games):
-                echo(f"Leaders: {await leaders(client, tid, plan.players)}")
+            await run.step()
+            run.sim.tick += 1
             if not fast and pace:
                 await asyncio.sleep(pace * jitter.uniform(0.6, 1.4))
-        echo(f"Done: {result.accepted} of {result.pushed} scores accepted.")
+        echo(f"Done: {run.result.accepted} of {run.result.pushed} scores accepted.")
         if keep_serving and tgt.own_server is not None and not tgt.stopping:
             echo(f"The server keeps running at {tgt.url}/ ; Ctrl-C to stop.")
             await tgt.serve_until_stopped()
-    return result
+    return run.result
