@@ -36,7 +36,7 @@ from display.ukpl_state import UkplState
 
 def meeting_or_error(request: Request) -> str:
     """The path's tournament id if it is a UKPL meeting; ApiError 404 / 409 otherwise."""
-    tid = request.path_params["tournament"]
+    tid = str(request.path_params["tournament"])
     live = services(request).replica.tournaments.get(tid)
     if live is None or live.kind is None:
         raise ApiError(404, "unknown_tournament", f"There is no tournament {tid}.")

@@ -24,9 +24,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, get_args
 
 from scoring.errors import InvalidScore, SettingsError
+from scoring.settings import check_known
 from scoring.tournament import check_score
 from scoring.ukpl_adjust import (
     AdjustConfig,
@@ -34,6 +35,7 @@ from scoring.ukpl_adjust import (
     Jackpot,
     OneBallAdded,
     Penalty,
+    PenaltyLevel,
     Record,
     Replay,
     SlamTilt,
@@ -97,8 +99,10 @@ class Options:
 
 
 def split_settings(settings: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """(meeting format settings, UKPL settings); an unknown key goes to the format, which names
-    every setting it knows when it refuses it."""
+    """(meeting format and hall settings, UKPL settings). Raises SettingsError for a key that is
+    none of them, naming every setting a UKPL meeting has."""
+    known = MEETING_KEYS | LIVE_KEYS | SEASON_KEYS | {"hall"}
+    check_known("A UKPL meeting", settings, known)
     ours = {k: v for k, v in settings.items() if k in LIVE_KEYS | SEASON_KEYS}
     return {k: v for k, v in settings.items() if k not in ours}, ours
 
@@ -156,19 +160,13 @@ def decision(record: Mapping[str, Any]) -> Record:
     if kind == "fault_one_ball":
         return OneBallAdded(**game, **who)
     if kind == "penalty":
-        level = str(record["level"])
-        if level not in ("zero", "disqualify", "ban_next", "ban_season"):
+        level = record["level"]
+        if level not in get_args(PenaltyLevel):
             raise SettingsError(
                 f"A penalty is zero, disqualify, ban_next or ban_season, not {level!r}."
             )
         machine = str(record["machine"]) if record.get("machine") else None
-        return Penalty(
-            player=game["player"],
-            level=level,
-            meet=OWN,
-            machine=machine,  # type: ignore[arg-type]
-            **who,
-        )
+        return Penalty(player=game["player"], level=level, meet=OWN, machine=machine, **who)
     raise ValueError(f"unknown record type {kind!r}")
 
 

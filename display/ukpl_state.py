@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from display import ukpl_records as rec
-from display.hall_state import HallTournament
 from display.kinds.machines import MACHINES
 from scoring.corrections import without_entries
 from scoring.errors import EntryNotAllowed
@@ -32,6 +31,9 @@ from scoring.ukpl_games import (
 )
 from scoring.ukpl_region import SeasonMeet, bans_at, is_guest
 from scoring.ukpl_season import Meet, meet_from_standings
+
+if TYPE_CHECKING:
+    from display.hall_state import HallTournament
 
 Note = tuple[Mapping[str, Any], Mapping[str, Any] | None]
 """An adjustment as recorded, and the record that withdrew it (or None)."""

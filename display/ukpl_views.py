@@ -30,7 +30,7 @@ from scoring.ukpl_region import held_order, region_season
 from scoring.ukpl_season import region_competitors
 
 if TYPE_CHECKING:
-    from display.kinds.ukpl import UkplState
+    from display.ukpl_state import UkplState
 
 DETAILS = (
     "type",
@@ -93,12 +93,16 @@ def adjustments_view(state: UkplState) -> dict[str, Any]:
 
 def season_view(state: UkplState, meta: dict[str, Any]) -> dict[str, Any]:
     """``season``: the region's season table with this meeting live in it (UKPL 1C, 1E, 1G, 3C,
-    3E-3G; ``scoring.ukpl_region``). A season the rules cannot table (a meeting id twice) comes
-    with a ``problem`` instead of rows."""
+    3E-3G; ``scoring.ukpl_region``). A meeting id that another meeting of the season also has is a
+    ``problem`` shown with the table (this meeting's results are the ones counted)."""
     options = state.options
     own = options.meet or str(meta["id"])
     head = compact({"region": options.region, "season": options.season, "meet": own})
     meets = state.season_meets(own)
+    twice = [t for t, o in state.linked.items() if o.meet.id == own]
+    if twice:
+        problem = f"Meeting {own} is also tournament {', '.join(twice)}: give each its own meet id."
+        head["problem"] = problem
     try:
         ordered = held_order(meets)
         table, config = region_season(ordered)

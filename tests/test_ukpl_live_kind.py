@@ -166,3 +166,23 @@ def test_the_hall_queues_still_run_for_a_ukpl_meeting() -> None:
     meeting.add({"type": "queue_joined", "machine": "2", "player": "4"})
     queues = KIND.view(meeting.state, META, "queues")
     assert queues is not None and "4" in str(queues["2"])
+
+
+def test_settings_a_ukpl_meeting_does_not_have_are_refused_by_name() -> None:
+    with pytest.raises(ScoringError, match="qualifers.*counted.*qualifiers.*region"):
+        Meeting(qualifers=8)
+
+
+def test_two_meetings_with_one_meet_id_are_a_problem_to_fix() -> None:
+    """Another meeting of the season linked with this meeting's id: the table counts this one
+    and says what to fix."""
+    meeting = Meeting(region="Irish", season="2025", meet="649")
+    meeting.add({"type": "season_meeting_linked", "tournament": "other", "version": 9,
+                 "meet": "649", "region": "Irish", "season": "2025", "held": "2025-01-01",
+                 "settings": {}, "results": [{"player": "1", "points": "20", "total": "9"}],
+                 "penalties": []})  # fmt: skip
+    season = KIND.view(meeting.state, META, "season")
+    assert season is not None and season["problem"].startswith(
+        "Meeting 649 is also tournament other"
+    )
+    assert list(season["meets"]) == ["649"] and season["meets"]["649"]["source"] == "this"

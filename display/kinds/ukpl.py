@@ -119,7 +119,9 @@ class UkplKind:
             return self._settings(state, seq, record["settings"]), {EVERY_VIEW}
         return self._hall(state, seq, record)
 
-    def _player(self, state: UkplState, seq: int, record: dict[str, Any]) -> Any:
+    def _player(
+        self, state: UkplState, seq: int, record: dict[str, Any]
+    ) -> tuple[UkplState, set[str]]:
         p = record["player"]
         region = (str(p["region"]).strip() or None) if p.get("region") else None
         reg = Registration(str(p["name"]), bool(p.get("guest", False)), region)
@@ -129,7 +131,9 @@ class UkplKind:
         registered = {**state.registered, str(p["number"]): reg}
         return replace(state, meeting=meeting, registered=registered), touched | {"season"}
 
-    def _hall(self, state: UkplState, seq: int, record: dict[str, Any]) -> Any:
+    def _hall(
+        self, state: UkplState, seq: int, record: dict[str, Any]
+    ) -> tuple[UkplState, set[str]]:
         kind = record["type"]
         if kind in ("score_corrected", "score_voided"):
             target = record.get("corrects", record.get("voids"))
