@@ -46,11 +46,7 @@
   const state = { token: load(), key: null, withdrawing: null };
 
   function load() {
-    try {
-      return (JSON.parse(localStorage.getItem(TOKEN) || "null") || {}).token || null;
-    } catch (_) {
-      return null;
-    }
+    return localStorage.getItem(TOKEN) || null; // the TD's token, shared with the desk's pages
   }
 
   const live = new B.Live(tid, {
@@ -110,7 +106,7 @@
       return;
     }
     state.token = data.token;
-    localStorage.setItem(TOKEN, JSON.stringify({ token: data.token }));
+    localStorage.setItem(TOKEN, data.token);
     $("signin-password").value = "";
     show($("signin-error"), "");
     showScreen();
