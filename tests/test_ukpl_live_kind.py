@@ -169,7 +169,7 @@ def test_the_hall_queues_still_run_for_a_ukpl_meeting() -> None:
 
 
 def test_settings_a_ukpl_meeting_does_not_have_are_refused_by_name() -> None:
-    with pytest.raises(ScoringError, match="qualifers.*counted.*qualifiers.*region"):
+    with pytest.raises(ScoringError, match=r"qualifers.*counted.*qualifiers.*region"):
         Meeting(qualifers=8)
 
 
