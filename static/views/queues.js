@@ -75,20 +75,21 @@
 
   const STYLE = `
 .qgrid { display: grid; grid-template-columns: repeat(var(--cols, 4), minmax(0, 1fr)); grid-auto-rows: var(--tile-h, ${TILE_EM.height}em); gap: ${TILE_EM.gap}em; align-content: start; height: 100%; }
-.qtile { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; display: grid; grid-template-rows: ${HEAD_EM}em ${NOW_EM}em minmax(0, 1fr); min-height: 0; }
+.qtile { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; display: grid; grid-template-rows: ${HEAD_EM}em ${NOW_EM}em minmax(0, 1fr); grid-template-columns: minmax(0, 1fr); min-height: 0; min-width: 0; }
 .qtile-head { display: flex; align-items: center; justify-content: space-between; gap: .5em; padding: 0 .5em; background: var(--panel-2); border-bottom: 2px solid var(--accent); }
-.qtile-name { font-weight: 800; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.qtile-name { font-weight: 800; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
 .qtile-count { flex: none; font-weight: 800; color: var(--accent); font-variant-numeric: tabular-nums; }
 .qtile-count small { color: var(--muted); font-weight: 400; font-size: .7em; margin-left: .25em; }
 .qtile-now { display: grid; grid-template-columns: 4.2em minmax(0, 1fr); align-items: center; gap: .4em; padding: 0 .5em; }
 .qtile-label { color: var(--muted); font-size: .62em; text-transform: uppercase; letter-spacing: .08em; }
 .qtile-now .state { color: var(--qualify); }
 .qtile-now .state.called { color: var(--standby); }
-.qtile-body { display: grid; grid-template-columns: minmax(0, 1fr) auto; column-gap: .6em; padding: .1em .5em .3em; align-content: start; font-size: ${BODY_EM}em; min-height: 0; overflow: hidden; }
-.qtile-next { grid-column: 1; color: var(--muted); min-width: 0; display: flex; align-items: baseline; gap: .3em; white-space: nowrap; overflow: hidden; line-height: ${LINE_EM}; }
+.qtile-body { display: flex; align-items: flex-start; gap: .6em; padding: .15em .5em .3em; font-size: ${BODY_EM}em; min-height: 0; overflow: hidden; }
+.qtile-list { flex: 1; min-width: 0; display: flex; flex-direction: column; }
+.qtile-next { color: var(--muted); min-width: 0; display: flex; align-items: baseline; gap: .3em; white-space: nowrap; overflow: hidden; line-height: ${LINE_EM}; flex: none; }
 .qtile-next .who { color: var(--text); }
 .qtile-next .pos { color: var(--dim); flex: none; width: 1.1em; text-align: right; font-variant-numeric: tabular-nums; }
-.qtile-wait { grid-column: 2; grid-row: 1 / span 20; align-self: start; margin-top: .2em; text-align: right; font-weight: 800; font-size: 1.45em; line-height: 1; color: var(--text); white-space: nowrap; }
+.qtile-wait { flex: none; margin-top: .2em; text-align: right; font-weight: 800; font-size: 1.45em; line-height: 1; color: var(--text); white-space: nowrap; }
 .qtile-wait small { display: block; font-size: .42em; font-weight: 400; color: var(--muted); text-transform: uppercase; letter-spacing: .08em; margin-top: .25em; }
 .qtile-free { color: var(--dim); font-style: italic; }
 .qtile.busy .qtile-wait { color: var(--standby); }
@@ -150,13 +151,11 @@
     if (body.length === 0) body.push(el("div", { class: "qtile-next qtile-free" }, status ? queue.note || "" : "nobody waiting"));
     const more = (queue.count || 0) - next.length;
     if (more > 0 && next.length) body.push(el("div", { class: "qtile-next qtile-more" }, "+" + more + " more"));
-    body.push(
-      el(
-        "div",
-        { class: "qtile-wait" },
-        status ? "—" : waitText(seconds),
-        el("small", {}, status ? STATUS[status] : "wait to join")
-      )
+    const waitNode = el(
+      "div",
+      { class: "qtile-wait" },
+      status ? "—" : waitText(seconds),
+      el("small", {}, status ? STATUS[status] : "wait to join")
     );
     return el(
       "section",
@@ -170,7 +169,7 @@
           : el("span", { class: "qtile-count" }, queue.count || 0, el("small", {}, "waiting"))
       ),
       el("div", { class: "qtile-now" }, now),
-      el("div", { class: "qtile-body" }, body)
+      el("div", { class: "qtile-body" }, el("div", { class: "qtile-list" }, body), waitNode)
     );
   }
 
