@@ -64,7 +64,11 @@ async def test_display_page_takes_its_settings_from_the_url(api: Api) -> None:
         "rows": 9,
         "machines": ["1", "2"],
     }
-    assert [s.split("?")[0] for s in scripts(r.text)] == ["/static/live.js", "/static/display.js"]
+    found = [s.split("?")[0] for s in scripts(r.text)]
+    plugins = [s for s in found if s.startswith("/static/views/")]
+    assert [s for s in found if s not in plugins] == ["/static/live.js", "/static/display.js"]
+    assert found.index("/static/display.js") == len(found) - 1  # plugins load before display.js
+    assert sorted(plugins) == sorted(f"/static/views/{p.name}" for p in (STATIC / "views").glob("*.js"))
 
 
 async def test_display_defaults_and_clamps_bad_values(api: Api) -> None:
@@ -104,7 +108,7 @@ async def test_static_urls_carry_the_hash_of_the_contents(api: Api) -> None:
     await api.tournament("hs1", EPC, players=1, machines=1)
     text = (await api.http.get("/t/hs1/display")).text
     urls = scripts(text) + re.findall(r'<link rel="stylesheet" href="([^"]+)"', text)
-    assert len(urls) == 4
+    assert len(urls) == 4 + len(list((STATIC / "views").glob("*.js")))
     for url in urls:
         path, version = url.split("?v=")
         contents = (STATIC / path.removeprefix("/static/")).read_bytes()
