@@ -44,6 +44,7 @@ class Services:
             "id": tid,
             "name": view.get("name", tid),
             "format": view.get("format"),
+            "title": view.get("title") or view.get("format"),
             "version": live.version,
             "players": len(live.views.get("players", {})),
             "machines": len(live.views.get("machines", {})),
