@@ -264,13 +264,13 @@
     const seconds = Q.wait(queue);
     const wait = queue.status
       ? Q.STATUS[queue.status]
-      : (queue.count || 0) + " waiting · " + (seconds !== null && seconds >= 60 ? Q.waitText(seconds) + " wait" : "no wait");
+      : (queue.count || 0) + " waiting · " + Q.waitText(seconds);
     return el(
       "button",
       { type: "button", class: "mq-summary", "aria-expanded": String(state.open === id), onclick: () => toggle(id) },
       el("span", { class: "mq-name" }, machine.name),
-      el("span", { class: "mq-wait" + (queue.status ? " down" : "") }, wait),
-      el("span", { class: "mq-now" }, now)
+      el("span", { class: "mq-now" }, now),
+      el("span", { class: "mq-wait" + (queue.status ? " down" : "") }, wait)
     );
   }
 
