@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
+import re
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
 
 from display import schemas
 
@@ -53,8 +57,9 @@ def _schema(model: type[BaseModel], defs: dict[str, Any]) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{model.__name__}"}
 
 
-def build() -> dict[str, Any]:
-    """The OpenAPI document (pure; also used by the docs test)."""
+def build(routes: Iterable[BaseRoute] = ()) -> dict[str, Any]:
+    """The OpenAPI document (pure; also used by the docs test). Operations of competition kinds
+    (``routes`` under /api/ not described above) are listed from their handlers' docstrings."""
     paths: dict[str, Any] = {}
     defs: dict[str, Any] = {"Error": ERROR}
     for path, method, summary, model, who in OPERATIONS:
@@ -91,6 +96,35 @@ def build() -> dict[str, Any]:
             op["security"] = [{"bearer": []}]
             op["description"] = f"Needs a {who} sign-in."
         paths.setdefault(path, {})[method] = op
+    for route in routes:
+        if not isinstance(route, Route) or not route.path.startswith("/api/"):
+            continue
+        path = re.sub(r"\{(\w+):\w+\}", r"{\1}", route.path)  # {name:path} -> {name}
+        for method in sorted((route.methods or set()) - {"HEAD"}):
+            if method.lower() in paths.get(path, {}):
+                continue
+            doc = inspect.getdoc(route.endpoint) or route.path
+            params = [
+                p.strip("{}").split(":")[0] for p in route.path.split("/") if p.startswith("{")
+            ]
+            op = {
+                "summary": doc.splitlines()[0],
+                "description": doc,
+                "parameters": [
+                    {"name": p, "in": "path", "required": True, "schema": {"type": "string"}}
+                    for p in params
+                ],
+                "responses": {"200": {"description": "OK"}},
+            }
+            if method == "POST":
+                op["security"] = [{"bearer": []}]
+                op["requestBody"] = {
+                    "content": {"application/json": {"schema": {"type": "object"}}}
+                }
+                op["responses"] = {"201": {"description": "Written"}} | {
+                    code: {"description": text} for code, text in WRITE_ERRORS.items()
+                }
+            paths.setdefault(path, {})[method.lower()] = op
     return {
         "openapi": "3.1.0",
         "info": {"title": "Backglass", "version": "0.1.0"},
@@ -103,4 +137,4 @@ def build() -> dict[str, Any]:
 
 
 async def document(request: Request) -> Response:
-    return JSONResponse(build())
+    return JSONResponse(build(request.app.routes))

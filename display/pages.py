@@ -24,6 +24,24 @@ STATIC = ROOT / "static"
 BUILTIN_VIEWS = ("machines", "standings", "queue")
 
 
+DEFAULT_VIEWS = {
+    "epc-main": ("epc", "standings", "queues"),
+    "epc-country": ("country_groups", "four_ball", "country_final"),
+    "epc-classic": ("classic", "machines"),
+    "epc-kids": ("kids",),
+    "fwpl-league": ("fwpl_groups", "fwpl_night", "fwpl_season", "fwpl_bracket"),
+    "ukpl-meeting": ("machines", "standings", "ukpl_season", "queues"),
+}
+"""What a hall display rotates through when its URL names no views, by format; views that are
+not installed are left out (a format with no entry shows the built-in machine views)."""
+
+
+def default_views(fmt: str | None) -> list[str]:
+    known = {*BUILTIN_VIEWS, *plugin_views()}
+    wanted = [v for v in DEFAULT_VIEWS.get(fmt or "", BUILTIN_VIEWS) if v in known]
+    return wanted or list(BUILTIN_VIEWS)
+
+
 def plugin_views() -> list[str]:
     """Display views that plug in from ``static/views/<name>.js`` (see static/display.js)."""
     return sorted(p.stem for p in (STATIC / "views").glob("*.js"))
@@ -102,7 +120,8 @@ async def display(request: Request) -> Response:
         return not_found(request)
     query = request.query_params
     known = (*BUILTIN_VIEWS, *plugin_views())
-    chosen = [v for v in listed(query.get("views")) if v in known] or list(BUILTIN_VIEWS)
+    chosen = [v for v in listed(query.get("views")) if v in known]
+    chosen = chosen or default_views(tournament.get("format"))
     rows = number(query.get("rows"), 0, 0, 200)
     config = {
         "tournament": tournament["id"],

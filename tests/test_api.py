@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
+from starlette.routing import Route
+
+from display.app import create_app
 from tests.utils import Api
 
 EPC = "epc-qualifying"
@@ -168,6 +171,15 @@ async def test_openapi_lists_every_route(api: Api) -> None:
     assert "post" in doc["paths"]["/api/tournaments"]
     score = doc["components"]["schemas"]["ScoreIn"]
     assert set(score["required"]) >= {"player", "machine", "score"}
+    api_routes = {
+        (route.path.replace("{name:path}", "{name}"), method.lower())
+        for route in create_app().routes
+        if isinstance(route, Route) and route.path.startswith("/api/")
+        for method in (route.methods or set()) - {"HEAD"}
+    }
+    listed = {(path, method) for path, ops in doc["paths"].items() for method in ops}
+    assert api_routes <= listed  # every kind's endpoints too
+    assert not any(":" in path for path in doc["paths"])
 
 
 async def test_ukpl_meeting_over_the_api(api: Api) -> None:

@@ -68,7 +68,9 @@ async def test_display_page_takes_its_settings_from_the_url(api: Api) -> None:
     plugins = [s for s in found if s.startswith("/static/views/")]
     assert [s for s in found if s not in plugins] == ["/static/live.js", "/static/display.js"]
     assert found.index("/static/display.js") == len(found) - 1  # plugins load before display.js
-    assert sorted(plugins) == sorted(f"/static/views/{p.name}" for p in (STATIC / "views").glob("*.js"))
+    assert sorted(plugins) == sorted(
+        f"/static/views/{p.name}" for p in (STATIC / "views").glob("*.js")
+    )
 
 
 async def test_display_defaults_and_clamps_bad_values(api: Api) -> None:
@@ -132,3 +134,15 @@ def test_static_url_changes_when_the_file_changes(
         pages.static_url("../secret.txt")
     with pytest.raises(FileNotFoundError):
         pages.static_url("missing.js")
+
+
+async def test_a_display_with_no_views_in_its_url_shows_the_formats_own(api: Api) -> None:
+    """An FWPL league night's hall screen rotates the league views, not machine tables."""
+    await api.tournament("dv1", "fwpl-league")
+    text = (await api.http.get("/t/dv1/display")).text
+    config = json.loads(re.search(r'id="page-config"[^>]*>(.*?)</script>', text, re.S)[1])
+    assert config["views"] == ["fwpl_groups", "fwpl_night", "fwpl_season", "fwpl_bracket"]
+    await api.tournament("dv2", EPC, players=1, machines=1)
+    text = (await api.http.get("/t/dv2/display")).text
+    config = json.loads(re.search(r'id="page-config"[^>]*>(.*?)</script>', text, re.S)[1])
+    assert config["views"] == ["machines", "standings", "queue"]
