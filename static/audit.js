@@ -30,9 +30,10 @@
     const raw = localStorage.getItem(key);
     if (raw === null) return null;
     try {
-      return JSON.parse(raw);
+      const value = JSON.parse(raw);
+      return value && typeof value === "object" ? value : raw;
     } catch (_) {
-      return raw;
+      return raw; // a bare token (the TD's desk keeps it so)
     }
   }
 
@@ -387,6 +388,8 @@
   $("signin-role").addEventListener("change", (e) => ($("signin-name").hidden = e.target.value !== "steward"));
   $("sign-out").addEventListener("click", () => {
     localStorage.removeItem(KEYS.mine);
+    if (state.session && state.session.role === "td") localStorage.removeItem(KEYS.td);
+    if (state.session && state.session.role === "steward") localStorage.removeItem(KEYS.steward);
     state.session = null;
     render();
   });
@@ -404,6 +407,8 @@
     }
     state.session = { role: role, token: answer.token, name: role === "td" ? "TD" : name };
     localStorage.setItem(KEYS.mine, JSON.stringify(state.session));
+    if (role === "td") localStorage.setItem(KEYS.td, answer.token); // one TD sign-in for every page
+    if (role === "steward") localStorage.setItem(KEYS.steward, JSON.stringify({ token: answer.token, name: name }));
     $("signin").hidden = true;
     $("signin-secret").value = "";
     showError("signin-error", "");

@@ -24,9 +24,10 @@
     const raw = localStorage.getItem(key);
     if (raw === null) return null;
     try {
-      return JSON.parse(raw);
+      const value = JSON.parse(raw);
+      return value && typeof value === "object" ? value : raw;
     } catch (_) {
-      return raw; // a bare token
+      return raw; // a bare token (the TD's desk keeps it so)
     }
   }
 
@@ -177,6 +178,7 @@
 
   $("sign-out").addEventListener("click", () => {
     if (role() === "steward") localStorage.removeItem(KEYS.steward);
+    if (role() === "td") localStorage.removeItem(KEYS.td);
     saveSession(null);
     render();
   });
@@ -207,6 +209,7 @@
       const session = { role: which, token: res.data.token, name: which === "td" ? "TD" : id };
       if (which === "player") session.player = id;
       if (which === "steward") localStorage.setItem(KEYS.steward, JSON.stringify({ token: res.data.token, name: id }));
+      if (which === "td") localStorage.setItem(KEYS.td, res.data.token); // one TD sign-in for every page
       saveSession(session);
       $("signin-secret").value = "";
       $("signin").hidden = true;

@@ -193,3 +193,7 @@ class MachinesKind:
 
 
 MACHINES = MachinesKind()
+
+HALL_RECORDS = frozenset(HANDLERS)
+"""The hall's record types (queues, machine status, corrections, voids, withdrawals): a kind that
+wraps this one hands them to ``MACHINES.apply`` for its per-machine part, as the UKPL kind does."""
