@@ -76,7 +76,7 @@ HTTP API (JSON; TD = TD token, steward = steward or TD token; ``Idempotency-Key`
   views, and in ``GET /api/t/{tid}/log``).
 
 Pages: ``/t/{tid}/team-entry`` (stewards and the TD: match games, 4-ball games, play-offs; the TD
-also penalties, voids and advancing the stage) and ``/t/{tid}/country`` (phones: groups, matches,
+also machines, teams, reserve replacements, penalties, voids and advancing the stage) and ``/t/{tid}/country`` (phones: groups, matches,
 4-ball board, final). Hall display views: ``country_groups``, ``four_ball``, ``country_final``.
 A driver (the weekend demo) reads fixture ids and the players from ``GET /api/t/{tid}/views``
 (``country/fixtures``, ``teams``) after registering 20 seeded teams.

@@ -39,6 +39,8 @@ class TeamIn(Body):
 
 
 class TeamsIn(Body):
+    """Several teams at once: all registered, or none."""
+
     teams: list[TeamIn] = Field(min_length=1, max_length=200)
 
 
@@ -51,22 +53,30 @@ class ReplacementIn(Body):
 
 
 class CountryMachineIn(Body):
+    """A machine; ``four_ball`` marks one of the two 4-ball machines."""
+
     id: Id
     name: Name
     four_ball: bool = False
 
 
 class CountryMachinesIn(Body):
+    """Several machines at once."""
+
     machines: list[CountryMachineIn] = Field(min_length=1, max_length=100)
 
 
 class ScoreLine(Body):
+    """One player's score in a match game (``player``: a name of the team's, may be empty)."""
+
     team: Id
     player: Annotated[str, Field(max_length=80)] = ""
     score: Any = Field(description="whole number, 0 … 9007199254740991")
 
 
 class GameIn(Body):
+    """One machine of a match: four scores, two from each team."""
+
     machine: Id
     scores: list[ScoreLine] = Field(min_length=1, max_length=8)
 
@@ -79,6 +89,8 @@ class GamesIn(Body):
 
 
 class FourBallIn(Body):
+    """A team's one-player 4-ball game."""
+
     team: Id
     machine: Id
     score: Any = Field(description="whole number, 0 … 9007199254740991")
@@ -96,6 +108,8 @@ class PenaltyIn(Body):
 
 
 class PlayoffScore(Body):
+    """One tied team's play-off score."""
+
     team: Id
     score: Any = Field(description="whole number, 0 … 9007199254740991")
 
@@ -109,10 +123,14 @@ class PlayoffIn(Body):
 
 
 class StageIn(Body):
+    """The stage to advance to."""
+
     stage: Literal["final", "complete"]
 
 
 class VoidIn(Body):
+    """The record (by its seq) to void, and why."""
+
     seq: int = Field(ge=1)
     reason: Annotated[str, Field(min_length=1, max_length=200)]
 
@@ -138,6 +156,7 @@ async def _write(
 
 
 async def add_teams(request: Request) -> Response:
+    """TD: register one team or ``{"teams": [...]}`` (``team_added`` records)."""
     country(request)
     raw = await core.body(request, Raw)
     teams = (
@@ -157,6 +176,7 @@ async def add_teams(request: Request) -> Response:
 
 
 async def replace_team(request: Request) -> Response:
+    """TD: a reserve team takes a withdrawn team's seed (``team_replaced``)."""
     country(request)
     data = await core.body(request, ReplacementIn)
     record = {"type": "team_replaced", **data.model_dump()}
@@ -164,6 +184,7 @@ async def replace_team(request: Request) -> Response:
 
 
 async def add_machines(request: Request) -> Response:
+    """TD: machines, the 4-ball ones flagged (``machine_added``)."""
     country(request)
     data = await core.body(request, (CountryMachineIn, CountryMachinesIn))
     machines = data.machines if isinstance(data, CountryMachinesIn) else [data]
@@ -172,6 +193,7 @@ async def add_machines(request: Request) -> Response:
 
 
 async def record_games(request: Request) -> Response:
+    """Steward: one or both machines of a match (``match_game_recorded`` each)."""
     country(request)
     data = await core.body(request, GamesIn)
     records = [
@@ -187,6 +209,7 @@ async def record_games(request: Request) -> Response:
 
 
 async def record_four_ball(request: Request) -> Response:
+    """Steward: a team's 4-ball game (``four_ball_recorded``)."""
     country(request)
     data = await core.body(request, FourBallIn)
     record = {"type": "four_ball_recorded", **data.model_dump()}
@@ -194,6 +217,7 @@ async def record_four_ball(request: Request) -> Response:
 
 
 async def record_penalty(request: Request) -> Response:
+    """TD: a late team or a slam tilt (``late_recorded``, ``slam_tilt_recorded``)."""
     country(request)
     data = await core.body(request, PenaltyIn)
     record: dict[str, Any] = {"type": f"{data.type}_recorded", "team": data.team}
@@ -208,6 +232,7 @@ async def record_penalty(request: Request) -> Response:
 
 
 async def record_playoff(request: Request) -> Response:
+    """Steward: a play-off game between tied teams (``playoff_recorded``)."""
     live = country(request)
     data = await core.body(request, PlayoffIn)
     stage = data.stage or ("final" if live.state.stage != "qualifying" else "qualifying")
@@ -222,6 +247,7 @@ async def record_playoff(request: Request) -> Response:
 
 
 async def advance_stage(request: Request) -> Response:
+    """TD: start the final (the record names the finalists) or complete it (``stage_advanced``)."""
     live = country(request)
     data = await core.body(request, StageIn)
     record: dict[str, Any] = {"type": "stage_advanced", "stage": data.stage}
@@ -234,6 +260,7 @@ async def advance_stage(request: Request) -> Response:
 
 
 async def void_record(request: Request) -> Response:
+    """TD: void a game, 4-ball game, penalty or play-off (``record_voided``)."""
     country(request)
     data = await core.body(request, VoidIn)
     record = {"type": "record_voided", "seq": data.seq, "reason": data.reason}
