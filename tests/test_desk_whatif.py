@@ -42,6 +42,16 @@ async def test_the_score_each_machine_needs_for_the_cut_and_live_after_a_push(ap
     assert [n["score"] for n in again["needs"]] == [3_000, 500]
 
 
+async def test_the_epc_main_tournament_while_qualifying_runs(api: Api) -> None:
+    """The same field in the EPC main tournament (whose cut is at least 8), asking for 2nd: the
+    qualifying is the same, so are the answers: 3,000 on m1, any score on m2."""
+    await api.tournament("wi8", "epc-main", players=4, machines=2)
+    for player, machine, score in ((1, 1, 5_000), (2, 1, 3_000), (1, 2, 1_000)):
+        await api.score("wi8", player, machine, score)
+    found = await need(api, "wi8", "3", target=2)
+    assert [(n["score"], n["place"]) for n in found["needs"]] == [(3_000, 2), (0, 2)]
+
+
 async def test_the_joker_game_and_a_chosen_target(api: Api) -> None:
     """Same field. B, target 1st: the joker on m1 at best makes B 100 against A's 90 + 100:
     out of reach (no score). On m2 B 1,001 beats A's 1,000: 100 + 90 = 190 each, shared 1st."""
@@ -74,6 +84,23 @@ async def test_ukpl_defaults_to_winning_the_meeting(api: Api) -> None:
     assert found["target"]["label"] == "1st"
     assert found["now"] == {"reached": False}  # no score, no place yet
     assert [(n["machine"], n["score"], n["place"]) for n in found["needs"]] == [("1", 900, 1)]
+
+
+async def test_kids_default_to_a_trophy_and_the_classic_to_a_qualifying_place(api: Api) -> None:
+    """EPC 2009, UK Pinball Kids Tournament: trophies for the three highest scores; best scores
+    5,000, 4,000, 3,000: player 4 needs 3,000 (a shared 3rd). EPC 2009, EPC Classic Tournament:
+    the top score on each machine qualifies; nobody has played machine 2, so any score there."""
+    await api.tournament("wi6", "epc-kids", players=4, machines=1)
+    for player, score in ((1, 5_000), (2, 4_000), (3, 3_000)):
+        await api.score("wi6", player, 1, score)
+    found = await need(api, "wi6", "4")
+    assert found["target"] == {"label": "a trophy (3rd or better)", "place": 3}
+    assert [(n["score"], n["place"]) for n in found["needs"]] == [(3_000, 3)]
+    await api.tournament("wi7", "epc-classic", players=2, machines=2)
+    await api.score("wi7", 1, 1, 5_000)
+    found = await need(api, "wi7", "2")
+    assert found["target"] == {"label": "a qualifying place"}
+    assert [(n["machine"], n["score"]) for n in found["needs"]] == [("1", 5_001), ("2", 0)]
 
 
 async def test_bad_questions_get_answers_a_player_understands(api: Api) -> None:
