@@ -331,3 +331,11 @@ def test_every_machine_has_a_queue_entry() -> None:
     doc = MACHINES.view(hall.state, {"id": "t", "name": "t"}, "queues")
     assert doc is not None and set(doc) == {"1", "2", "3"}
     assert doc["2"] == {"waiting": {}, "count": 0, "game": 480, "wait": 0}
+
+
+def test_a_hand_made_record_without_its_machine_or_player_is_refused() -> None:
+    hall = Hall()
+    with pytest.raises(ScoringError, match="A queue joined record names its player"):
+        hall.add({"type": "queue_joined", "machine": "1"})
+    with pytest.raises(ScoringError, match="A machine status changed record names its machine"):
+        hall.add({"type": "machine_status_changed", "status": "closed"})

@@ -46,6 +46,15 @@ def machine_name(state: HallTournament, machine: str) -> str:
     return found.name if found else f"machine {machine}"
 
 
+def need(record: dict[str, Any], key: str) -> str:
+    """A record's ``key`` as text; SettingsError (422) when a hand-made record lacks it."""
+    value = record.get(key)
+    if value is None or isinstance(value, dict | list) or value == "":
+        kind = str(record.get("type", "record")).replace("_", " ")
+        raise SettingsError(f"A {kind} record names its {key}.")
+    return str(value)
+
+
 def known_machine(state: HallTournament, machine: str) -> str:
     if machine not in state.machines:
         raise UnknownMachine(f"There is no machine {machine} in this tournament.")
@@ -124,8 +133,8 @@ def _queue_action(
     """A handler for a record ``{machine, player, …}`` on one queue."""
 
     def handle(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
-        machine = known_machine(state, str(record["machine"]))
-        player = known_player(state, str(record["player"]))
+        machine = known_machine(state, need(record, "machine"))
+        player = known_player(state, need(record, "player"))
         if in_service and (why := unavailable(state, machine)):
             raise MachineUnavailable(why)
         queue = act(state, state.hall.queue(machine), machine, player, record.get("at"), record)
@@ -135,8 +144,8 @@ def _queue_action(
 
 
 def _join(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
-    machine = known_machine(state, str(record["machine"]))
-    player = known_player(state, str(record["player"]))
+    machine = known_machine(state, need(record, "machine"))
+    player = known_player(state, need(record, "player"))
     if why := unavailable(state, machine):
         raise MachineUnavailable(why)
     may_play(state, seq, player, machine)
@@ -208,7 +217,7 @@ def _position(value: object) -> int:
 
 
 def _status(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
-    machine = known_machine(state, str(record["machine"]))
+    machine = known_machine(state, need(record, "machine"))
     status = record.get("status")
     if status not in STATUSES:
         raise SettingsError(f"A machine status is one of {', '.join(STATUSES)}, not {status!r}.")
@@ -329,7 +338,7 @@ def _void(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
 
 
 def _withdraw(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
-    player = known_player(state, str(record["player"]))
+    player = known_player(state, need(record, "player"))
     if player in state.hall.withdrawn:
         raise PlayerWithdrawn(f"{label(state, player)} has already withdrawn.")
     state = remove_everywhere(state, player, record.get("at"))
