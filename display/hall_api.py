@@ -108,6 +108,13 @@ def by_record(by: str, record: dict[str, Any]) -> dict[str, Any]:
 
 
 async def queue_action(request: Request) -> Response:
+    """A queue action on one machine: join, leave, call, start, skip, pause, resume, move.
+
+    Steward or TD; a player signed in with their PIN joins and leaves (only themselves) when the
+    TD allows it (hall setting players_may_queue); move is the TD's, and so is ``started_at``.
+    Body: ``{"player", "note", "position", "started_at"}`` as the action needs; without a player,
+    call means the next one not paused, start and skip the one up. Answers the record written.
+    """
     tid, machine = request.path_params["tournament"], request.path_params["machine"]
     action = request.path_params["action"]
     if action not in ACTIONS:
@@ -173,6 +180,12 @@ def default_player(state: HallTournament, machine: str, action: str) -> str:
 
 
 async def machine_status(request: Request) -> Response:
+    """Change a machine's status: in_service, out_of_order, closed or replaced (with replacement).
+
+    A steward puts a machine out of order and back in service; closing and replacing are the
+    TD's (the competition's rule then decides what its scores become). Body: ``{"status",
+    "note", "replacement"}``. Answers the record written.
+    """
     tid, machine = request.path_params["tournament"], request.path_params["machine"]
     by, role = await actor(request, tid)
     data = await body(request, StatusIn)
