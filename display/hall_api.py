@@ -180,7 +180,7 @@ def default_player(state: HallTournament, machine: str, action: str) -> str:
 
 
 async def machine_status(request: Request) -> Response:
-    """Change a machine's status: in_service, out_of_order, closed or replaced (with replacement).
+    """Change a machine's status: in service, out of order, closed or replaced.
 
     A steward puts a machine out of order and back in service; closing and replacing are the
     TD's (the competition's rule then decides what its scores become). Body: ``{"status",

@@ -105,8 +105,10 @@ async def correct(request: Request) -> Response:
 
 
 async def void(request: Request) -> Response:
-    """Void a recorded score: ``{"reason"}``. The TD any score; a steward their own entry
-    within the hall's void window. Answers the score_voided record written."""
+    """Void a recorded score: ``{"reason"}``.
+
+    The TD any score; a steward their own entry within the hall's void window. Answers the
+    score_voided record written."""
     tid, seq = request.path_params["tournament"], seq_param(request)
     principal = await signed_in(request, tid)
     data = await body(request, ReasonIn)
@@ -132,8 +134,10 @@ async def void(request: Request) -> Response:
 
 
 async def withdraw(request: Request) -> Response:
-    """Withdraw a player (TD): ``{"reason"}``. They leave every queue and score no more; their
-    scores stand. Answers the player_withdrawn record written."""
+    """Withdraw a player (TD): ``{"reason"}``.
+
+    They leave every queue and score no more; their scores stand. Answers the player_withdrawn
+    record written."""
     tid, player = request.path_params["tournament"], request.path_params["player"]
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, ReasonIn)
@@ -144,8 +148,9 @@ async def withdraw(request: Request) -> Response:
 
 
 async def issue_pin(request: Request) -> Response:
-    """Issue a player a new 6-digit PIN (TD), for signing in on their phone. Answers
-    ``{"player", "pin"}``; only its hash is kept."""
+    """Issue a player a new 6-digit PIN (TD), to sign in on their phone.
+
+    Answers ``{"player", "pin"}``; only its hash is kept."""
     tid, player = request.path_params["tournament"], request.path_params["player"]
     await signed_in(request, tid, td_only=True)
     if player not in hall_of(live_or_404(request)).players:
@@ -155,8 +160,9 @@ async def issue_pin(request: Request) -> Response:
 
 
 async def player_session(request: Request) -> Response:
-    """A player signs in with ``{"player", "pin"}``; answers ``{"token"}``. The token joins and
-    leaves queues for that player only, and is no steward's."""
+    """A player signs in with ``{"player", "pin"}``; answers ``{"token"}``.
+
+    The token joins and leaves queues for that player only, and is no steward's."""
     tid = live_or_404(request).id
     data = await body(request, PlayerSignIn)
     token = await pins(request).sign_in(tid, data.player, data.pin)
