@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from pydantic import BaseModel
@@ -29,9 +29,11 @@ from display.schemas import (
     StewardIn,
     TournamentIn,
 )
-from display.services import Services
 from display.store import Record, VersionConflict
 from scoring.tournament import check_score
+
+if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
+    from display.services import Services
 
 MAX_ATTEMPTS = 20
 

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-from display.services import Services
+if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
+    from display.services import Services
+
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"

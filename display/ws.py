@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import orjson
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
 from display.hub import RESYNC, Outgoing
-from display.services import Services
+
+if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
+    from display.services import Services
 
 UNKNOWN_TOURNAMENT = 4404
 

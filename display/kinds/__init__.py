@@ -9,33 +9,46 @@ records through ``display.api.write``.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from starlette.routing import BaseRoute
 
-from display.kinds import epc_country, epc_main, fwpl, ukpl
 from display.kinds.base import Kind
-from display.kinds.machines import MACHINES
 from scoring.errors import SettingsError
 
-KINDS: tuple[Kind, ...] = (epc_main.KIND, epc_country.KIND, fwpl.KIND, ukpl.KIND, MACHINES)
+KIND_MODULES = (
+    ("display.kinds.epc_main", "KIND"),
+    ("display.kinds.epc_country", "KIND"),
+    ("display.kinds.fwpl", "KIND"),
+    ("display.kinds.ukpl", "KIND"),
+    ("display.kinds.machines", "MACHINES"),
+)
 """Checked in order: a kind listed earlier may take over a format of a later one (e.g. the UKPL
-kind runs "ukpl-meeting" with adjustments and the season table)."""
+kind runs "ukpl-meeting" with adjustments and the season table). Imported on first use, so a kind
+module may import this package's siblings without an import cycle."""
+
+
+@cache
+def all_kinds() -> tuple[Kind, ...]:
+    """Every kind, in the order they are asked for a format."""
+    return tuple(getattr(importlib.import_module(m), name) for m, name in KIND_MODULES)
 
 
 def for_format(name: str) -> Kind:
     """The kind that runs format ``name``. Raises SettingsError for an unknown format."""
-    for kind in KINDS:
+    for kind in all_kinds():
         if name in kind.formats():
             return kind
-    known = ", ".join(sorted(f for kind in KINDS for f in kind.formats()))
+    known = ", ".join(formats())
     raise SettingsError(f"Unknown format {name!r}; known formats: {known}.")
 
 
 def formats() -> list[str]:
     """Every format some kind runs (a format taken over by an earlier kind counts once)."""
-    return sorted({f for kind in KINDS for f in kind.formats()})
+    return sorted({f for kind in all_kinds() for f in kind.formats()})
 
 
 def create(record: dict[str, Any]) -> tuple[Kind, Any]:
@@ -45,5 +58,5 @@ def create(record: dict[str, Any]) -> tuple[Kind, Any]:
 
 
 def routes() -> Iterable[BaseRoute]:
-    for kind in KINDS:
+    for kind in all_kinds():
         yield from kind.routes
