@@ -108,9 +108,10 @@ async def write(
                     raise ApiError(
                         404, "unknown_tournament", f"There is no tournament {tournament}."
                     )
-                version, state = live.version, live.state
+                version, state, touched = live.version, live.state, set[str]()
                 for offset, record in enumerate(new_records, start=1):
-                    state, _ = live.kind.apply(state, version + offset, record)
+                    state, more = live.kind.apply(state, version + offset, record)
+                    touched |= more
             try:
                 appended = await svc.store.append(
                     tournament, version, new_records, key, fingerprint, register=create
@@ -125,7 +126,7 @@ async def write(
             elif not create:
                 first = appended.seq - len(new_records) + 1
                 batch = [Record(first + i, r) for i, r in enumerate(new_records)]
-                svc.replica.ingest(tournament, batch)
+                svc.replica.ingest(tournament, batch, applied=(state, touched))
             else:
                 await svc.replica.wait_for(tournament, appended.seq)
             return appended.seq, appended.replayed

@@ -55,12 +55,21 @@ class LiveTournament:
         self.created_at: str | None = None
         self._snapshot: tuple[int, str] | None = None
 
-    def apply(self, batch: list[Record]) -> Change | None:
+    def apply(
+        self, batch: list[Record], applied: tuple[Any, set[str]] | None = None
+    ) -> Change | None:
         """Apply records in order; return the one change they make (None for an empty batch).
 
         A change is returned even when no view changed, so clients' versions stay contiguous.
+        ``applied``: the kind state and touched views the writer already computed for exactly this
+        batch from the current version (it validated the records that way), so the rules run once
+        per push; ignored unless the batch follows on from this version.
         """
         base, touched = self.version, set[str]()
+        if applied is not None and batch and batch[0].seq == self.version + 1:
+            self.state, touched = applied
+            self.version = batch[-1].seq
+            batch = []
         for record in batch:
             if record.seq <= self.version:
                 continue  # already applied (the writer applies its own records before the tail)

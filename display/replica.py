@@ -83,12 +83,15 @@ class Replica:
         the same version (other processes still can: the store's compare-and-append decides)."""
         return self._write_locks.setdefault(tid, asyncio.Lock())
 
-    def ingest(self, tid: str, batch: list[Record]) -> None:
-        """Apply records read from (or just appended to) ``tid``'s log and broadcast the change."""
+    def ingest(
+        self, tid: str, batch: list[Record], applied: tuple[Any, set[str]] | None = None
+    ) -> None:
+        """Apply records read from (or just appended to) ``tid``'s log and broadcast the change.
+        ``applied``: the writer's own result of applying them (see ``LiveTournament.apply``)."""
         live = self.tournaments.get(tid)
         if live is None or not batch:
             return
-        change = live.apply(batch)
+        change = live.apply(batch, applied)
         if change is None:
             return
         observe = getattr(live.kind, "observe", None)

@@ -87,3 +87,22 @@ async def test_heartbeat_ping_carries_version(api: Api) -> None:
         snap = await receive(ws)
         ping = await receive(ws, timeout=5, skip_pings=False)
         assert ping["type"] == "ping" and ping["version"] == snap["version"]
+
+
+async def test_views_equal_a_replay_of_the_log(api: Api) -> None:
+    """The writer applies its own records once (it validated them that way); a replica replaying
+    the log from the start must reach the same views, byte for byte (DESIGN.md principle 1)."""
+    from display.live import LiveTournament
+    from display.store import Record
+
+    await api.tournament("rp", EPC, players=8, machines=3)
+    for player in range(1, 9):
+        for machine in (1, 2):
+            await api.score("rp", player, 1 + (player + machine) % 3, player * 1000 + machine)
+    await api.score("rp", 3, 1 + (3 + 1) % 3, 999_999)  # a joker game
+    served = await api.views("rp")
+    log = (await api.http.get("/api/t/rp/log")).json()["records"]
+    replica = LiveTournament("rp", 10)
+    replica.apply([Record(r.pop("seq"), r) for r in log])
+    assert replica.version == served["version"]
+    assert replica.views == served["views"]
