@@ -6,9 +6,10 @@
  *     title: "Queues",                         // shown in the header
  *     pages(views, ctx) -> [{key, ...}],       // one entry per screen page (key unique, stable)
  *     render(page, views, ctx) -> Node,        // draws one page
- *     rowKeys(views) -> {rowKey: signature},   // optional: rows whose change flashes
+ *     rowKeys(views) -> {rowKey: signature},   // optional: a row whose signature changes flashes
  *   };
- * ctx = {config, el: Backglass.el, B: Backglass, flashing(rowKey) -> bool}.
+ * ctx = {config, el: Backglass.el, B: Backglass, flash(view, rowKey) -> {flash, style}}: give a
+ * row class "flash" and the style while flash is true (the phase survives redraws).
  *
  * Pages are laid out in columns measured from the screen itself (so 1920×1080 and 1280×720 give
  * the same picture, only scaled). A row that changed is highlighted for FLASH_MS once it is on
@@ -560,7 +561,24 @@
         const change = state.recent.get(key);
         return Boolean(change && !change.shown);
       },
+      // {flash, style} for a row of `view` whose rowKeys signature changed: add class "flash"
+      // and the style to the row node while flash is true.
+      flash: (view, key) => flash("p:" + view + ":" + key),
     };
+  }
+
+  /* Plugin views' rows that changed: compare each plugin's rowKeys(views) before and after. */
+  function notePluginChanges(before) {
+    for (const view of config.views) {
+      const plugin = plugins[view];
+      if (!plugin || typeof plugin.rowKeys !== "function") continue;
+      const was = plugin.rowKeys(before) || {};
+      const now = plugin.rowKeys(views()) || {};
+      for (const [key, signature] of Object.entries(now)) {
+        if (key in was && was[key] !== signature) noteChange("p:" + view + ":" + key);
+        else if (!(key in was) && Object.keys(was).length) noteChange("p:" + view + ":" + key);
+      }
+    }
   }
 
   /* "Bartholomew Jansen" -> "B. Jansen" where the full name does not fit; the title keeps it. */
@@ -639,7 +657,10 @@
   }
 
   function onchange(names, rowKeys, before, info) {
-    if (!info.first) noteChanges(names, rowKeys, before);
+    if (!info.first) {
+      noteChanges(names, rowKeys, before);
+      notePluginChanges(before);
+    }
     forgetOld();
     const firstTime = state.pages.length === 0 && state.timer === null;
     const reprofiled = applyProfile();

@@ -20,7 +20,11 @@
       for (let at = 0; at < Math.max(all.length, 1); at += ROWS * 2) pages.push({ key: String(pages.length), from: at, count: 2 });
       return pages;
     },
-    render(page, views) {
+    rowKeys(views) {
+      // a player's row flashes when their best score improves
+      return Object.fromEntries(rows(views).map(([number, row]) => [number, row.total]));
+    },
+    render(page, views, ctx) {
       const K = B.epc;
       K.ensureStyle();
       const all = rows(views);
@@ -31,16 +35,21 @@
       for (let c = 0; c < 2; c++) {
         const part = all.slice(page.from + c * ROWS, page.from + (c + 1) * ROWS);
         if (part.length === 0 && c > 0) break;
-        const body = part.map(([number, row]) =>
-          el(
+        const body = part.map(([number, row]) => {
+          const f = ctx.flash("kids", number);
+          return el(
             "div",
-            { class: "epc-row" + (row.band ? " epc-up" : ""), dataset: { player: number } },
+            {
+              class: "epc-row" + (row.band ? " epc-up" : "") + (f.flash ? " flash" : ""),
+              style: f.style,
+              dataset: { player: number },
+            },
             el("span", { class: "place" }, label(row)),
             K.who(views, number, row.band === "trophy" ? el("span", { class: "epc-trophy", title: "trophy" }, "★") : null),
             el("span", { class: "score" }, B.fmt.score(row.total)),
             el("span", { class: "note" }, row.band === "trophy" ? "trophy" : row.band === "leading" ? "top 3" : "")
-          )
-        );
+          );
+        });
         if (body.length === 0) body.push(el("div", { class: "epc-row epc-empty" }, "No scores yet — have a go!"));
         const title = c === 0 ? (machine ? machine[1].name : "High scores") : "continued";
         columns.push(el("div", { class: "column epc-big" }, K.panel(title, closed ? "closed · trophy winners" : "open · best game counts", body)));

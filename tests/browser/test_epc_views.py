@@ -3,6 +3,8 @@ board, the kids' high scores (hall display plugins) and the TD's stage page; eac
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.async_api import Page, expect
 
@@ -148,6 +150,9 @@ async def test_kids_high_scores_and_trophies(api: Api, server: str, new_page: Ne
     await api.score(tid, 5, 1, 900)
     await expect(page.locator('.epc-row[data-player="5"] .place')).to_have_text("1")
     assert await order(page, ".epc-row[data-player]") == ["5", "2", "3", "1", "4"]
+    # the plugin's rowKeys hook: the new best flashes, a row that only moved down does not
+    await expect(page.locator('.epc-row[data-player="5"]')).to_have_class(re.compile(r"\bflash\b"))
+    await expect(page.locator('.epc-row[data-player="2"]')).not_to_have_class(re.compile("flash"))
     await expect(page.locator(".epc-trophy")).to_have_count(0)
     await api.post(f"/api/t/{tid}/epc/close", {})
     await expect(page.locator(".epc-trophy")).to_have_count(3)
