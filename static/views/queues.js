@@ -128,12 +128,18 @@
     return { columns: columns, perPage: columns * fit, tile: Math.floor(tile), lines: lines };
   }
 
+  /* The "now" row flashes when a new player is called or starts (display.js rowKeys hook). */
+  function flashing(ctx, id, klass) {
+    const f = ctx && ctx.flash ? ctx.flash("queues", id) : {};
+    return { class: klass + (f.flash ? " flash" : ""), style: f.style };
+  }
+
   function personNode(views, number) {
     const who = B.player(views, number);
     return el("span", { class: "who" }, el("span", { class: "name" }, who.name), el("span", { class: "number" }, number));
   }
 
-  function tile(views, id, machine, lines) {
+  function tile(views, id, machine, lines, ctx) {
     const queue = doc(views, id);
     const status = queue.status;
     const seconds = wait(queue);
@@ -168,7 +174,7 @@
           ? el("span", { class: "qtile-status" }, STATUS[status])
           : el("span", { class: "qtile-count" }, queue.count || 0, el("small", {}, "waiting"))
       ),
-      el("div", { class: "qtile-now" }, now),
+      el("div", flashing(ctx, id, "qtile-now"), now),
       el("div", { class: "qtile-body" }, el("div", { class: "qtile-list" }, body), waitNode)
     );
   }
@@ -187,11 +193,18 @@
       }
       return pages;
     },
-    render(page, views) {
+    render(page, views, ctx) {
       ensureStyle();
       const known = views.machines || {};
-      const tiles = page.ids.filter((id) => doc(views, id)).map((id) => tile(views, id, known[id] || {}, page.lines));
+      const tiles = page.ids.filter((id) => doc(views, id)).map((id) => tile(views, id, known[id] || {}, page.lines, ctx));
       return el("div", { class: "qgrid", style: "--cols: " + page.columns + "; --tile-h: " + page.tile + "px" }, tiles);
+    },
+    rowKeys(views) {
+      const out = {};
+      for (const [id, queue] of Object.entries(views.queues || {})) {
+        out[id] = queue.up ? queue.up.player + ":" + queue.up.state : "";
+      }
+      return out;
     },
   };
 })();

@@ -3,6 +3,7 @@ estimated wait), the steward running a queue from the phone, and a player's plac
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -14,6 +15,7 @@ from tests.utils import Api
 pytestmark = pytest.mark.browser
 
 EPC = "epc-qualifying"
+FLASH = re.compile(r"\bflash\b")
 
 
 async def test_the_queue_board_shows_every_machine_live(
@@ -41,8 +43,10 @@ async def test_the_queue_board_shows_every_machine_live(
     await expect(down.locator(".qtile-status")).to_have_text("Out of order")
     await expect(down).to_have_class("qtile down")
 
+    await expect(first.locator(".qtile-now")).not_to_have_class(FLASH)  # shown at load
     await api.score("qb1", 1, 1, 1000)  # ends the game, calls the next
     await expect(first.locator(".qtile-now .state")).to_have_text("called")
+    await expect(first.locator(".qtile-now")).to_have_class(FLASH)  # a new player is up
     await expect(first.locator(".qtile-now .name")).to_have_text("Player 2")
     await expect(first.locator(".qtile-count")).to_have_text("1waiting")
     await api.post("/api/t/qb1/queues/2/join", {"player": "4"})
