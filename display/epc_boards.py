@@ -35,7 +35,7 @@ from functools import cached_property
 from typing import Any
 
 from display.kinds.base import EVERY_VIEW
-from display.kinds.machines import MACHINES
+from display.kinds.machines import HALL_RECORDS, MACHINES
 from display.views import compact
 from scoring import EPC_CLASSIC
 from scoring.epc_classic import (
@@ -158,8 +158,18 @@ class BoardsKind:
             return self._playoff(state, record), {EVERY_VIEW}
         if kind == "score_recorded" and state.stage != "qualifying":
             return self._game(state, seq, record), {"classic/games"}
-        if kind not in ("player_added", "machine_added", "score_recorded"):
+        if kind not in ("player_added", "machine_added", "score_recorded", *HALL_RECORDS):
             raise SettingsError(f"This tournament has no record {kind!r}.")
+        if (
+            kind == "machine_status_changed"
+            and state.classic
+            and record.get("status")
+            in (
+                "closed",
+                "replaced",
+            )
+        ):  # the Classic's own fault record applies its 10-score rule and feeds the board
+            raise SettingsError("Close or replace a Classic machine with the machine-fault form.")
         tournament, touched = MACHINES.apply(state.tournament, seq, record)
         extra = {"classic"} if state.classic else set()
         return replace(state, tournament=tournament), touched | extra

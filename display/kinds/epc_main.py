@@ -59,7 +59,7 @@ from display.kinds.epc_main_state import (
     stages_config,
     start_round,
 )
-from display.kinds.machines import MACHINES
+from display.kinds.machines import HALL_RECORDS, MACHINES
 from scoring import EPC_QUALIFYING
 from scoring.errors import SettingsError
 from scoring.tournament import new_tournament
@@ -118,7 +118,7 @@ class EpcMainKind:
             return new, self.touched_by_game(new, str(record["machine"]))
         if kind == "player_added" and state.stage != "qualifying":
             raise StageNotReady("Qualifying has closed: no more players can enter the EPC.")
-        if kind not in QUALIFYING_RECORDS:
+        if kind not in QUALIFYING_RECORDS and kind not in HALL_RECORDS:
             raise SettingsError(f"The EPC main tournament has no record {kind!r}.")
         qualifying, touched = MACHINES.apply(state.qualifying, seq, record)
         return replace(state, qualifying=qualifying), touched
