@@ -86,7 +86,7 @@ async def desk_tournament(request: Request) -> Response:
         return pages.not_found(request)
     config = {
         "tournament": tournament["id"],
-        "players_url": qr.players_url(request, tournament["id"]),
+        "players_url": qr.players_url(request, tournament),
         "templates": {t.format: t.id for t in templates_catalog.TEMPLATES},
     }
     return pages.render(request, "desk.html", tournament=tournament, config=config)

@@ -38,6 +38,32 @@ DEFAULT_VIEWS = {
 not installed are left out (a format with no entry shows the built-in machine views)."""
 
 
+PAGE_LINKS = {
+    "epc-main": (("Stages", "epc"), ("TD stages", "stages")),
+    "epc-country": (("Tables", "country"), ("Team entry", "team-entry")),
+    "fwpl-league": (("League", "league"), ("Group entry", "league-entry")),
+    "ukpl-meeting": (("Season", "season"), ("Adjustments", "adjust")),
+}
+"""Pages a format has beside the common ones (label, path under /t/{id}/)."""
+
+PLAYERS_PAGE = {"epc-country": "country", "fwpl-league": "league"}
+"""Where a format's players look on their phones (the display's QR code opens it)."""
+
+
+def page_links(tournament: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every page of a tournament as (label, URL), for the index and the desk."""
+    tid, fmt = tournament["id"], tournament.get("format") or ""
+    common = [
+        ("Hall display", "display"),
+        ("Standings", PLAYERS_PAGE.get(fmt, "standings")),
+        ("Steward", "steward"),
+        ("Queues", "queue"),
+        ("Audit", "audit"),
+        ("TD desk", "desk"),
+    ]
+    return [(label, f"/t/{tid}/{path}") for label, path in (*common, *PAGE_LINKS.get(fmt, ()))]
+
+
 def default_views(fmt: str | None) -> list[str]:
     known = {*BUILTIN_VIEWS, *plugin_views()}
     wanted = [v for v in DEFAULT_VIEWS.get(fmt or "", BUILTIN_VIEWS) if v in known]
@@ -68,6 +94,10 @@ def static_url(name: str) -> str:
 
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals["static_url"] = static_url
+templates.env.globals["tournament_links"] = page_links
+templates.env.globals["players_page"] = lambda t: PLAYERS_PAGE.get(
+    t.get("format") or "", "standings"
+)
 
 
 def services(request: Request) -> Services:

@@ -9,6 +9,7 @@ no internet. A display opened as ``localhost`` would encode ``localhost``; the d
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import segno
 from starlette.requests import Request
@@ -18,9 +19,11 @@ from starlette.routing import Route
 from display import pages
 
 
-def players_url(request: Request, tournament: str) -> str:
-    """The players' page of ``tournament`` as the requesting screen reaches this server."""
-    return f"{str(request.base_url).rstrip('/')}/t/{tournament}/standings"
+def players_url(request: Request, tournament: dict[str, Any]) -> str:
+    """The players' page of ``tournament`` (its format's own, e.g. the league page for FWPL) as
+    the requesting screen reaches this server."""
+    page = pages.PLAYERS_PAGE.get(tournament.get("format") or "", "standings")
+    return f"{str(request.base_url).rstrip('/')}/t/{tournament['id']}/{page}"
 
 
 def svg(text: str) -> str:
@@ -40,7 +43,7 @@ async def qr_code(request: Request) -> Response:
         return pages.not_found(request)
     headers = {"Cache-Control": "no-cache"}
     return Response(
-        svg(players_url(request, tournament["id"])), media_type="image/svg+xml", headers=headers
+        svg(players_url(request, tournament)), media_type="image/svg+xml", headers=headers
     )
 
 

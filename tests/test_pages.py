@@ -146,3 +146,13 @@ async def test_a_display_with_no_views_in_its_url_shows_the_formats_own(api: Api
     text = (await api.http.get("/t/dv2/display")).text
     config = json.loads(re.search(r'id="page-config"[^>]*>(.*?)</script>', text, re.S)[1])
     assert config["views"] == ["machines", "standings", "queue"]
+
+
+async def test_index_links_every_page_of_a_format(api: Api) -> None:
+    await api.tournament("pl1", "fwpl-league")
+    text = (await api.http.get("/")).text
+    for path in ("display", "league", "league-entry", "queue", "audit", "desk"):
+        assert f'href="/t/pl1/{path}"' in text
+    assert 'href="/desk"' in text
+    for path in ("league", "league-entry", "queue", "audit", "desk"):  # every link answers
+        assert (await api.http.get(f"/t/pl1/{path}")).status_code == 200, path
