@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import kinds
+from display import desk_records, kinds
 from display.auth import Principal
 from display.errors import ApiError
 from display.schemas import (
@@ -79,7 +79,9 @@ async def write(
 ) -> tuple[int, bool]:
     """Validate and append ``new_records``; returns (version of the last, replayed?).
 
-    Raises ScoringError (4xx) if the rules refuse, ApiError 404 for an unknown tournament.
+    Records every kind shares (``desk_records``: display profiles) are validated there, the rest
+    by the tournament's kind. Raises ScoringError (4xx) if the rules refuse, ApiError 404 for an
+    unknown tournament.
     """
     svc = services(request)
     key = request.headers.get("idempotency-key") or None
@@ -108,9 +110,12 @@ async def write(
                     raise ApiError(
                         404, "unknown_tournament", f"There is no tournament {tournament}."
                     )
-                version, state, touched = live.version, live.state, set[str]()
+                version, state, shared, touched = live.version, live.state, live.shared, set()
                 for offset, record in enumerate(new_records, start=1):
-                    state, more = live.kind.apply(state, version + offset, record)
+                    if desk_records.handles(record["type"]):  # shared by every kind (profiles)
+                        shared, more = desk_records.apply(shared, record)
+                    else:
+                        state, more = live.kind.apply(state, version + offset, record)
                     touched |= more
             try:
                 appended = await svc.store.append(
@@ -126,7 +131,8 @@ async def write(
             elif not create:
                 first = appended.seq - len(new_records) + 1
                 batch = [Record(first + i, r) for i, r in enumerate(new_records)]
-                svc.replica.ingest(tournament, batch, applied=(state, touched))
+                applied = (state, touched) if shared is live.shared else None
+                svc.replica.ingest(tournament, batch, applied=applied)
             else:
                 await svc.replica.wait_for(tournament, appended.seq)
             return appended.seq, appended.replayed
