@@ -4,23 +4,23 @@
  * verified by both team captains", EPC 2009, EPC Country Competition), then submits. The TD also
  * records penalties, voids a wrong record and advances the stage.
  *
- * Like static/steward.js, a confirmed entry gets one Idempotency-Key, kept with it in localStorage
- * until the server answers; every retry after a network failure or timeout sends the same key, so
- * a flaky connection, a double tap or a reloaded page never records anything twice.
+ * Sign-in, the pending entry and the submit that never records anything twice are
+ * static/entry.js's (Backglass.entry).
  */
 (function () {
   "use strict";
   const B = window.Backglass;
+  const E = B.entry;
   const el = B.el;
   const config = B.pageConfig();
   const tid = config.tournament;
   const api = "/api/t/" + encodeURIComponent(tid) + "/country/";
 
-  const REQUEST_TIMEOUT_MS = 10000;
-  const RETRY_STATUSES = new Set([502, 503, 504]);
   const KEYS = { session: "backglass.country." + tid, pending: "backglass.country-pending." + tid };
   const $ = (id) => document.getElementById(id);
   const root = $("entry");
+
+  const { load, store, showError, digits } = E;
 
   const state = {
     screen: "signin",
@@ -33,37 +33,12 @@
     last: null, // {summary, version, check(views) -> text}
   };
 
-  function load(key) {
-    try {
-      return JSON.parse(localStorage.getItem(key) || "null");
-    } catch (_) {
-      return null;
-    }
-  }
-
-  function store(key, value) {
-    if (value === null || value === undefined) localStorage.removeItem(key);
-    else localStorage.setItem(key, JSON.stringify(value));
-  }
-
-  function newKey() {
-    if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
-    const bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  }
-
   function show(screen) {
     state.screen = screen;
     root.dataset.screen = screen;
     for (const name of ["signin", "home", "form", "confirm"]) $("screen-" + name).hidden = name !== screen;
     window.scrollTo(0, 0);
     render();
-  }
-
-  function showError(id, message) {
-    $(id).textContent = message || "";
-    $(id).hidden = !message;
   }
 
   /* ---------- the live views ---------- */
@@ -92,36 +67,6 @@
     return stage === "complete" ? "final" : stage;
   }
 
-  /* ---------- HTTP ---------- */
-
-  async function request(path, body, options) {
-    const headers = { "Content-Type": "application/json" };
-    if (options.token) headers.Authorization = "Bearer " + options.token;
-    if (options.key) headers["Idempotency-Key"] = options.key;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
-    try {
-      const res = await fetch(path, {
-        method: "POST",
-        headers: headers,
-        body: JSON.stringify(body),
-        signal: controller.signal,
-        cache: "no-store",
-      });
-      let data = {};
-      try {
-        data = await res.json();
-      } catch (_) {
-        data = {};
-      }
-      return { ok: res.ok, status: res.status, data: data, message: data.message || (res.ok ? "" : "The server answered " + res.status + ".") };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
   /* ---------- sign-in ---------- */
 
   function chooseRole(role) {
@@ -135,31 +80,21 @@
   $("as-steward").addEventListener("click", () => chooseRole("steward"));
   $("as-td").addEventListener("click", () => chooseRole("td"));
 
-  $("signin-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const td = state.role === "td";
-    const name = td ? "TD" : $("signin-name").value.trim();
-    const secret = td ? $("signin-password").value : $("signin-pin").value.trim();
-    if (!name || !secret) {
-      showError("signin-error", td ? "Type the TD password." : "Type your name and the PIN the TD gave you.");
-      return;
-    }
-    const body = td ? { role: "td", password: secret } : { role: "steward", tournament: tid, name: name, pin: secret };
-    $("signin-submit").disabled = true;
-    showError("signin-error", "");
-    try {
-      const res = await request("/api/session", body, {});
-      if (!res.ok) return showError("signin-error", res.message);
-      state.session = { token: res.data.token, name: name, role: state.role };
+  E.signIn(
+    () => {
+      const td = state.role === "td";
+      const name = td ? "TD" : $("signin-name").value.trim();
+      const secret = td ? $("signin-password").value : $("signin-pin").value.trim();
+      if (!name || !secret) return td ? "Type the TD password." : "Type your name and the PIN the TD gave you.";
+      return td ? { role: "td", password: secret } : { role: "steward", tournament: tid, name: name, pin: secret };
+    },
+    (data, body) => {
+      state.session = { token: data.token, name: body.role === "td" ? "TD" : body.name, role: state.role };
       store(KEYS.session, state.session);
       $("signin-pin").value = $("signin-password").value = "";
       show(state.pending ? "confirm" : "home");
-    } catch (_) {
-      showError("signin-error", "No connection to the server. Check the Wi-Fi and try again.");
-    } finally {
-      $("signin-submit").disabled = false;
     }
-  });
+  );
 
   $("sign-out").addEventListener("click", () => {
     state.session = null;
@@ -244,10 +179,6 @@
 
   /* ---------- forms ---------- */
 
-  function digits(text) {
-    return String(text).replace(/\D/g, "").replace(/^0+(?=\d)/, "");
-  }
-
   function scoreInput(name) {
     const input = el("input", { class: "score-input", name: name, inputmode: "numeric", autocomplete: "off", "aria-label": name });
     input.addEventListener("input", () => {
@@ -287,7 +218,7 @@
     event.preventDefault();
     const out = state.form.read();
     if (typeof out === "string") return showError("form-error", out);
-    state.pending = { key: newKey(), path: out.path, body: out.body, summary: out.summary, check: out.check || null, sent: false };
+    state.pending = { key: E.newIdempotencyKey(), path: out.path, body: out.body, summary: out.summary, check: out.check || null, sent: false };
     showError("confirm-error", "");
     show("confirm");
   });
@@ -310,74 +241,23 @@
     $("confirm-edit").disabled = state.sending;
   }
 
-  $("confirm-edit").addEventListener("click", () => {
-    const p = state.pending;
-    if (p && p.sent && !p.warned) {
-      p.warned = true;
-      showError("confirm-error", "This entry may already be recorded. Submit it again to find out, or press Edit again to discard it.");
-      return;
-    }
-    state.pending = null;
-    store(KEYS.pending, null);
-    show(state.form ? "form" : "home");
-  });
-
-  $("confirm-submit").addEventListener("click", () => submit());
-
-  function notice(text) {
-    $("confirm-notice").textContent = text;
-    $("confirm-notice").hidden = !text;
-  }
-
-  async function submit() {
-    const p = state.pending;
-    if (!p || state.sending) return;
-    if (!state.session) return show("signin");
-    state.sending = true;
-    p.sent = true;
-    store(KEYS.pending, p);
-    showError("confirm-error", "");
-    notice("Sending…");
-    renderConfirm();
-    let attempt = 0;
-    let answer = null;
-    while (answer === null) {
-      try {
-        const res = await request(api + p.path, p.body, { key: p.key, token: state.session.token });
-        if (RETRY_STATUSES.has(res.status)) throw new Error(res.message);
-        answer = res;
-      } catch (_) {
-        attempt += 1;
-        notice("No answer from the server (try " + attempt + "). Retrying the same entry — it will not be recorded twice.");
-        await sleep(Math.min(1000 * 2 ** (attempt - 1), 5000));
-      }
-    }
-    state.sending = false;
-    notice("");
-    answered(p, answer);
-  }
-
-  function answered(p, res) {
-    if (res.ok) {
-      state.pending = null;
-      store(KEYS.pending, null);
+  const resumed = E.confirmation(state, KEYS, {
+    url: (p) => api + p.path,
+    recorded: (p, res) => {
       state.form = null;
       state.last = { summary: p.summary, version: res.data.version, check: p.check };
-      return show("home");
-    }
-    if (res.status === 401) {
-      state.session = null;
-      store(KEYS.session, null);
-      p.sent = false;
-      store(KEYS.pending, p);
-      showError("signin-error", res.message + " Sign in again, then submit.");
-      return show("signin");
-    }
-    p.sent = false;
-    store(KEYS.pending, null);
-    showError("confirm-error", res.message);
-    renderConfirm();
-  }
+      show("home");
+    },
+    discarded: () => show(state.form ? "form" : "home"),
+    show: show,
+    renderConfirm: renderConfirm,
+    text: {
+      retry: "Retrying the same entry — it will not be recorded twice.",
+      unsure: "This entry may already be recorded. Submit it again to find out, or press Edit again to discard it.",
+      resume: "This entry was being sent when the page closed. Submit it again — it will not be recorded twice.",
+      signInAgain: " Sign in again, then submit.",
+    },
+  });
 
   /* The last recorded entry, and what it did once the live views have it. */
   function renderResult() {
@@ -430,7 +310,5 @@
   chooseRole("steward");
   live.start();
   show(!state.session ? "signin" : state.pending ? "confirm" : "home");
-  if (state.pending && state.pending.sent) {
-    notice("This entry was being sent when the page closed. Submit it again — it will not be recorded twice.");
-  }
+  resumed();
 })();

@@ -4,19 +4,17 @@
  * 8.7), settles equal scores by the one-ball play-off order (3.2), shows the group a large
  * confirmation and submits.
  *
- * Like static/steward.js: a confirmed submission gets one Idempotency-Key, kept with it in
- * localStorage until the server answers; every retry after a network failure or timeout sends the
- * same key, so nothing is ever recorded twice. The sign-in is shared with the steward page.
+ * Sign-in, the pending submission and the submit that never records anything twice are
+ * static/entry.js's (Backglass.entry). The sign-in is shared with the steward page.
  */
 (function () {
   "use strict";
   const B = window.Backglass;
+  const E = B.entry;
   const el = B.el;
   const config = B.pageConfig();
   const tid = config.tournament;
 
-  const REQUEST_TIMEOUT_MS = 10000;
-  const RETRY_STATUSES = new Set([502, 503, 504]);
   const MAX_SCORE = Number.MAX_SAFE_INTEGER;
   const PENALTIES = { "": "No penalty", extra_ball: "Extra ball −25% (8.1)", deathsave: "Deathsave: 0 (8.7)", serious: "Interference: forfeit (8.2)" };
   const ROUND_TITLES = { quarterfinal: "Quarter-final", semifinal: "Semi-final", final: "Final" };
@@ -28,6 +26,7 @@
 
   const $ = (id) => document.getElementById(id);
   const root = $("entry");
+  const { load, store, showError, digits } = E;
 
   const state = {
     screen: "signin",
@@ -41,36 +40,11 @@
     last: null,
   };
 
-  function load(key) {
-    try {
-      return JSON.parse(localStorage.getItem(key) || "null");
-    } catch (_) {
-      return null;
-    }
-  }
-
-  function store(key, value) {
-    if (value === null || value === undefined) localStorage.removeItem(key);
-    else localStorage.setItem(key, JSON.stringify(value));
-  }
-
-  function newKey() {
-    if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
-    const bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  }
-
   function show(screen) {
     state.screen = screen;
     root.dataset.screen = screen;
     for (const name of ["signin", "groups", "game", "confirm"]) $("screen-" + name).hidden = name !== screen;
     render();
-  }
-
-  function showError(id, message) {
-    $(id).textContent = message || "";
-    $(id).hidden = !message;
   }
 
   const live = new B.Live(tid, {
@@ -147,26 +121,20 @@
 
   /* ---------- sign-in ---------- */
 
-  $("signin-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const who = $("signin-name").value.trim();
-    const pin = $("signin-pin").value.trim();
-    if (!who || !pin) return showError("signin-error", "Type your name and the PIN the TD gave you.");
-    $("signin-submit").disabled = true;
-    showError("signin-error", "");
-    try {
-      const res = await request("/api/session", { body: { role: "steward", tournament: tid, name: who, pin: pin } });
-      if (!res.ok) return showError("signin-error", res.message);
-      state.session = { token: res.data.token, name: who };
+  E.signIn(
+    () => {
+      const who = $("signin-name").value.trim();
+      const pin = $("signin-pin").value.trim();
+      if (!who || !pin) return "Type your name and the PIN the TD gave you.";
+      return { role: "steward", tournament: tid, name: who, pin: pin };
+    },
+    (data, body) => {
+      state.session = { token: data.token, name: body.name };
       store(KEYS.session, state.session);
       $("signin-pin").value = "";
       show(state.pending ? "confirm" : state.target ? "game" : "groups");
-    } catch (_) {
-      showError("signin-error", "No connection to the server. Check the Wi-Fi and try again.");
-    } finally {
-      $("signin-submit").disabled = false;
     }
-  });
+  );
 
   $("sign-out").addEventListener("click", () => {
     state.session = null;
@@ -176,40 +144,10 @@
 
   /* ---------- HTTP, with the same key on every retry ---------- */
 
-  async function request(path, options) {
-    const headers = { "Content-Type": "application/json" };
-    if (options.token) headers.Authorization = "Bearer " + options.token;
-    if (options.key) headers["Idempotency-Key"] = options.key;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
-    try {
-      const res = await fetch(path, { method: "POST", headers: headers, body: JSON.stringify(options.body), signal: controller.signal, cache: "no-store" });
-      let data = {};
-      try {
-        data = await res.json();
-      } catch (_) {
-        data = {};
-      }
-      return { ok: res.ok, status: res.status, data: data, message: data.message || (res.ok ? "" : "The server answered " + res.status + ".") };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
+  const league = (path) => "/api/t/" + encodeURIComponent(tid) + "/league/" + path;
 
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-  /* Send until the server answers (not 502-504); ``onretry(attempt)`` after each failure. */
-  async function send(path, body, key, onretry) {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const res = await request("/api/t/" + encodeURIComponent(tid) + "/league/" + path, { body: body, key: key, token: state.session.token });
-        if (!RETRY_STATUSES.has(res.status)) return res;
-      } catch (_) {
-        /* no answer: retry with the same key */
-      }
-      onretry(attempt);
-      await sleep(Math.min(1000 * 2 ** (attempt - 1), 5000));
-    }
+  function send(path, body, key, onRetry) {
+    return E.submitOnce(league(path), body, key, { token: () => state.session.token, onRetry: onRetry });
   }
 
   function signedOut(res) {
@@ -290,10 +228,6 @@
     const key = gameKey(game, state.target);
     if (!state.drafts[key]) state.drafts[key] = {};
     return state.drafts[key];
-  }
-
-  function digits(text) {
-    return String(text).replace(/\D/g, "").replace(/^0+(?=\d)/, "");
   }
 
   function rowNode(game, player, position, values) {
@@ -389,7 +323,7 @@
 
   async function quick(path, body, busyText) {
     showError("game-error", busyText);
-    const res = await send(path, body, newKey(), (n) => showError("game-error", "No answer from the server (try " + n + "). Retrying…"));
+    const res = await send(path, body, E.newIdempotencyKey(), (n) => showError("game-error", "No answer from the server (try " + n + "). Retrying…"));
     if (signedOut(res)) return null;
     showError("game-error", res.ok ? "" : res.message);
     return res.ok ? res : null;
@@ -460,7 +394,7 @@
       path = game.paths.lines;
       body.lines = lines.map(([p, l]) => ({ player: p, score: l.score, penalty: l.penalty, late: l.late }));
     }
-    state.pending = { key: newKey(), path: path, body: body, lines: lines, ties: complete ? ties(all) : [], sent: false, title: game.title + " · game " + game.gameNo, machine: game.machine };
+    state.pending = { key: E.newIdempotencyKey(), path: path, body: body, lines: lines, ties: complete ? ties(all) : [], sent: false, title: game.title + " · game " + game.gameNo, machine: game.machine };
     state.tieOrder = [];
     store(KEYS.pending, state.pending);
     showError("confirm-error", "");
@@ -507,59 +441,30 @@
     render();
   }
 
-  $("confirm-edit").addEventListener("click", () => {
-    const pending = state.pending;
-    if (pending && pending.sent && !pending.warned) {
-      pending.warned = true;
-      showError("confirm-error", "These scores may already be recorded. Submit again to find out, or press Edit again to discard them.");
-      return;
-    }
-    state.pending = null;
-    store(KEYS.pending, null);
-    state.drawn = null;
-    show("game");
-  });
-
-  $("confirm-submit").addEventListener("click", () => submit());
-
-  async function submit() {
-    const pending = state.pending;
-    if (!pending || state.sending) return;
-    if (!state.session) return show("signin");
-    if (pending.ties.length) pending.body.playoff = state.tieOrder;
-    state.sending = true;
-    pending.sent = true;
-    store(KEYS.pending, pending);
-    showError("confirm-error", "");
-    notice("Sending…");
-    renderConfirm();
-    const res = await send(pending.path, pending.body, pending.key, (n) => notice("No answer from the server (try " + n + "). Retrying the same scores — they will not be recorded twice."));
-    state.sending = false;
-    notice("");
-    if (res.ok) {
-      state.pending = null;
-      store(KEYS.pending, null);
+  const resumed = E.confirmation(state, KEYS, {
+    url: (pending) => league(pending.path),
+    prepare: (pending) => {
+      if (pending.ties.length) pending.body.playoff = state.tieOrder;
+    },
+    recorded: (pending, res) => {
       const done = pending.lines.map(([p, l]) => name(p) + " " + (l.score === null ? "forfeit" : B.fmt.score(l.score)));
       state.last = { text: pending.title + " recorded: " + done.join(", "), version: res.data.version };
       state.drawn = null;
       show("game");
-      return;
-    }
-    if (signedOut(res)) {
-      pending.sent = false;
-      store(KEYS.pending, pending);
-      return;
-    }
-    pending.sent = false;
-    store(KEYS.pending, null);
-    showError("confirm-error", res.message);
-    renderConfirm();
-  }
-
-  function notice(text) {
-    $("confirm-notice").textContent = text;
-    $("confirm-notice").hidden = !text;
-  }
+    },
+    discarded: () => {
+      state.drawn = null;
+      show("game");
+    },
+    show: show,
+    renderConfirm: renderConfirm,
+    text: {
+      retry: "Retrying the same scores — they will not be recorded twice.",
+      unsure: "These scores may already be recorded. Submit again to find out, or press Edit again to discard them.",
+      resume: "These scores were being sent when the page closed. Submit again — they will not be recorded twice.",
+      signInAgain: " Sign in again.",
+    },
+  });
 
   /* ---------- drawing ---------- */
 
@@ -577,5 +482,5 @@
 
   live.start();
   show(startScreen());
-  if (state.pending && state.pending.sent) notice("These scores were being sent when the page closed. Submit again — they will not be recorded twice.");
+  resumed();
 })();

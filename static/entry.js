@@ -1,0 +1,204 @@
+/* What the phone entry pages share (static/country_entry.js, static/fwpl_entry.js): the steward's
+ * sign-in, the session and pending entry kept in localStorage, and the submit that never records
+ * anything twice.
+ *
+ * A confirmed entry gets one Idempotency-Key. It is kept (with the entry) in localStorage until
+ * the server answers, and every retry after a network failure, a timeout or a 502-504 sends the
+ * same key, so a flaky connection, a double tap or a reloaded page never records it twice.
+ *
+ * The page's markup has #signin-form (#signin-submit, #signin-error) and a confirm screen with
+ * #confirm-notice, #confirm-error, #confirm-edit and #confirm-submit (templates/_partials.html).
+ */
+(function () {
+  "use strict";
+  const B = window.Backglass;
+
+  const REQUEST_TIMEOUT_MS = 10000;
+  const RETRY_STATUSES = new Set([502, 503, 504]); // "send the same request again"
+  const $ = (id) => document.getElementById(id);
+
+  function load(key) {
+    try {
+      return JSON.parse(localStorage.getItem(key) || "null");
+    } catch (_) {
+      return null;
+    }
+  }
+
+  function store(key, value) {
+    if (value === null || value === undefined) localStorage.removeItem(key);
+    else localStorage.setItem(key, typeof value === "string" ? value : JSON.stringify(value));
+  }
+
+  /* crypto.randomUUID needs a secure context; a plain-HTTP LAN has only getRandomValues. */
+  function newIdempotencyKey() {
+    if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
+    const bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  function showError(id, message) {
+    const node = $(id);
+    node.textContent = message || "";
+    node.hidden = !message;
+  }
+
+  function notice(text) {
+    const node = $("confirm-notice");
+    node.textContent = text;
+    node.hidden = !text;
+  }
+
+  function digits(text) {
+    return String(text).replace(/\D/g, "").replace(/^0+(?=\d)/, "");
+  }
+
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /* POST JSON; resolves with {ok, status, data, message} for any HTTP answer, rejects on a network
+   * failure or after REQUEST_TIMEOUT_MS without an answer. */
+  async function request(path, body, options) {
+    const headers = { "Content-Type": "application/json" };
+    if (options.token) headers.Authorization = "Bearer " + options.token;
+    if (options.key) headers["Idempotency-Key"] = options.key;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
+    try {
+      const res = await fetch(path, {
+        method: "POST",
+        headers: headers,
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        cache: "no-store",
+      });
+      let data = {};
+      try {
+        data = await res.json();
+      } catch (_) {
+        data = {};
+      }
+      const message = data.message || (res.ok ? "" : "The server answered " + res.status + ".");
+      return { ok: res.ok, status: res.status, data: data, message: message };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /* Send until the server answers (anything but 502-504), always with the same key; ``token()``
+   * is asked before each try, ``onRetry(attempt)`` is told after each failure. */
+  async function submitOnce(url, body, key, options) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await request(url, body, { key: key, token: options.token() });
+        if (!RETRY_STATUSES.has(res.status)) return res;
+      } catch (_) {
+        /* no answer: retry with the same key */
+      }
+      options.onRetry(attempt);
+      await sleep(Math.min(1000 * 2 ** (attempt - 1), 5000));
+    }
+  }
+
+  /* The sign-in form: ``read()`` gives the /api/session body or a message to show instead;
+   * ``signedIn(data, body)`` gets the server's answer ({token, ...}) and the body sent. */
+  function signIn(read, signedIn) {
+    $("signin-form").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const body = read();
+      if (typeof body === "string") return showError("signin-error", body);
+      $("signin-submit").disabled = true;
+      showError("signin-error", "");
+      try {
+        const res = await request("/api/session", body, {});
+        if (!res.ok) return showError("signin-error", res.message);
+        signedIn(res.data, body);
+      } catch (_) {
+        showError("signin-error", "No connection to the server. Check the Wi-Fi and try again.");
+      } finally {
+        $("signin-submit").disabled = false;
+      }
+    });
+  }
+
+  /* The confirm screen's Edit and Submit for ``state.pending`` ({key, body, sent, ...}, kept under
+   * ``keys.pending``), sent with ``state.session``'s token (kept under ``keys.session``).
+   *   url(pending)            where to send it
+   *   prepare(pending)        optional, just before it is sent
+   *   recorded(pending, res)  the server recorded it (state.pending is already cleared)
+   *   discarded()             Edit pressed (twice if it may be recorded): back to the form
+   *   show(screen), renderConfirm()
+   *   text: {retry, unsure, resume, signInAgain}  the page's wording ("entry" / "scores")
+   * Returns resumed(): call it once the page is drawn, to say a reloaded entry is still pending. */
+  function confirmation(state, keys, page) {
+    $("confirm-edit").addEventListener("click", () => {
+      const pending = state.pending;
+      if (pending && pending.sent && !pending.warned) {
+        // it may have been recorded: resending with its key can never record it twice
+        pending.warned = true;
+        showError("confirm-error", page.text.unsure);
+        return;
+      }
+      state.pending = null;
+      store(keys.pending, null);
+      page.discarded();
+    });
+
+    $("confirm-submit").addEventListener("click", () => submit());
+
+    async function submit() {
+      const pending = state.pending;
+      if (!pending || state.sending) return;
+      if (!state.session) return page.show("signin");
+      if (page.prepare) page.prepare(pending);
+      state.sending = true;
+      pending.sent = true;
+      store(keys.pending, pending);
+      showError("confirm-error", "");
+      notice("Sending…");
+      page.renderConfirm();
+      const res = await submitOnce(page.url(pending), pending.body, pending.key, {
+        token: () => state.session.token,
+        onRetry: (attempt) => notice("No answer from the server (try " + attempt + "). " + page.text.retry),
+      });
+      state.sending = false;
+      notice("");
+      if (res.ok) {
+        state.pending = null;
+        store(keys.pending, null);
+        return page.recorded(pending, res);
+      }
+      if (res.status === 401) {
+        // the entry was not recorded; keep it (and its key) and send it after signing in again
+        state.session = null;
+        store(keys.session, null);
+        pending.sent = false;
+        store(keys.pending, pending);
+        showError("signin-error", res.message + page.text.signInAgain);
+        return page.show("signin");
+      }
+      // refused by the rules: nothing was recorded; show why, let the steward edit
+      pending.sent = false;
+      store(keys.pending, null);
+      showError("confirm-error", res.message);
+      page.renderConfirm();
+    }
+
+    return function resumed() {
+      if (state.pending && state.pending.sent) notice(page.text.resume);
+    };
+  }
+
+  B.entry = {
+    load: load,
+    store: store,
+    newIdempotencyKey: newIdempotencyKey,
+    showError: showError,
+    notice: notice,
+    digits: digits,
+    request: request,
+    submitOnce: submitOnce,
+    signIn: signIn,
+    confirmation: confirmation,
+  };
+})();
