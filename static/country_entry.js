@@ -251,12 +251,6 @@
     discarded: () => show(state.form ? "form" : "home"),
     show: show,
     renderConfirm: renderConfirm,
-    text: {
-      retry: "Retrying the same entry — it will not be recorded twice.",
-      unsure: "This entry may already be recorded. Submit it again to find out, or press Edit again to discard it.",
-      resume: "This entry was being sent when the page closed. Submit it again — it will not be recorded twice.",
-      signInAgain: " Sign in again, then submit.",
-    },
   });
 
   /* The last recorded entry, and what it did once the live views have it. */

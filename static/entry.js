@@ -121,6 +121,27 @@
     });
   }
 
+  /* The steward's sign-in form (#signin-name, #signin-pin; the session is the steward page's):
+   * ``signedIn({token, name})`` once the server accepts it. */
+  function stewardSignIn(tid, signedIn) {
+    signIn(
+      () => {
+        const name = $("signin-name").value.trim();
+        const pin = $("signin-pin").value.trim();
+        if (!name || !pin) return "Type your name and the PIN the TD gave you.";
+        return { role: "steward", tournament: tid, name: name, pin: pin };
+      },
+      (data, body) => signedIn({ token: data.token, name: body.name })
+    );
+  }
+
+  const ENTRY_TEXT = {
+    retry: "Retrying the same entry — it will not be recorded twice.",
+    unsure: "This entry may already be recorded. Submit it again to find out, or press Edit again to discard it.",
+    resume: "This entry was being sent when the page closed. Submit it again — it will not be recorded twice.",
+    signInAgain: " Sign in again, then submit.",
+  };
+
   /* The confirm screen's Edit and Submit for ``state.pending`` ({key, body, sent, ...}, kept under
    * ``keys.pending``), sent with ``state.session``'s token (kept under ``keys.session``).
    *   url(pending)            where to send it
@@ -128,15 +149,16 @@
    *   recorded(pending, res)  the server recorded it (state.pending is already cleared)
    *   discarded()             Edit pressed (twice if it may be recorded): back to the form
    *   show(screen), renderConfirm()
-   *   text: {retry, unsure, resume, signInAgain}  the page's wording ("entry" / "scores")
+   *   text: {retry, unsure, resume, signInAgain}  optional: the page's wording (ENTRY_TEXT else)
    * Returns resumed(): call it once the page is drawn, to say a reloaded entry is still pending. */
   function confirmation(state, keys, page) {
+    const text = Object.assign({}, ENTRY_TEXT, page.text);
     $("confirm-edit").addEventListener("click", () => {
       const pending = state.pending;
       if (pending && pending.sent && !pending.warned) {
         // it may have been recorded: resending with its key can never record it twice
         pending.warned = true;
-        showError("confirm-error", page.text.unsure);
+        showError("confirm-error", text.unsure);
         return;
       }
       state.pending = null;
@@ -159,7 +181,7 @@
       page.renderConfirm();
       const res = await submitOnce(page.url(pending), pending.body, pending.key, {
         token: () => state.session.token,
-        onRetry: (attempt) => notice("No answer from the server (try " + attempt + "). " + page.text.retry),
+        onRetry: (attempt) => notice("No answer from the server (try " + attempt + "). " + text.retry),
       });
       state.sending = false;
       notice("");
@@ -174,7 +196,7 @@
         store(keys.session, null);
         pending.sent = false;
         store(keys.pending, pending);
-        showError("signin-error", res.message + page.text.signInAgain);
+        showError("signin-error", res.message + text.signInAgain);
         return page.show("signin");
       }
       // refused by the rules: nothing was recorded; show why, let the steward edit
@@ -185,7 +207,7 @@
     }
 
     return function resumed() {
-      if (state.pending && state.pending.sent) notice(page.text.resume);
+      if (state.pending && state.pending.sent) notice(text.resume);
     };
   }
 
@@ -199,6 +221,7 @@
     request: request,
     submitOnce: submitOnce,
     signIn: signIn,
+    stewardSignIn: stewardSignIn,
     confirmation: confirmation,
   };
 })();

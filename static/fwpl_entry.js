@@ -121,20 +121,12 @@
 
   /* ---------- sign-in ---------- */
 
-  E.signIn(
-    () => {
-      const who = $("signin-name").value.trim();
-      const pin = $("signin-pin").value.trim();
-      if (!who || !pin) return "Type your name and the PIN the TD gave you.";
-      return { role: "steward", tournament: tid, name: who, pin: pin };
-    },
-    (data, body) => {
-      state.session = { token: data.token, name: body.name };
-      store(KEYS.session, state.session);
-      $("signin-pin").value = "";
-      show(state.pending ? "confirm" : state.target ? "game" : "groups");
-    }
-  );
+  E.stewardSignIn(tid, (session) => {
+    state.session = session;
+    store(KEYS.session, state.session);
+    $("signin-pin").value = "";
+    show(state.pending ? "confirm" : state.target ? "game" : "groups");
+  });
 
   $("sign-out").addEventListener("click", () => {
     state.session = null;
