@@ -1,6 +1,6 @@
-/* What the phone entry pages share (static/country_entry.js, static/fwpl_entry.js): the steward's
- * sign-in, the session and pending entry kept in localStorage, and the submit that never records
- * anything twice.
+/* What the phone entry pages share (static/steward.js, static/country_entry.js,
+ * static/fwpl_entry.js): the steward's sign-in, the session and pending entry kept in
+ * localStorage, and the submit that never records anything twice.
  *
  * A confirmed entry gets one Idempotency-Key. It is kept (with the entry) in localStorage until
  * the server answers, and every retry after a network failure, a timeout or a 502-504 sends the

@@ -2,19 +2,17 @@
  * a confirmation (EPC 2009, "EPC Qualifying": the steward shows the contestant what was recorded),
  * then submit.
  *
- * A confirmed entry gets one Idempotency-Key. It is kept (with the entry) in localStorage until
- * the server answers, and every retry after a network failure or timeout sends the same key, so a
- * flaky connection, a double tap or a reloaded page never records a score twice.
+ * Sign-in, the pending entry and the submit that never records a score twice are
+ * static/entry.js's (Backglass.entry).
  */
 (function () {
   "use strict";
   const B = window.Backglass;
+  const E = B.entry;
   const el = B.el;
   const config = B.pageConfig();
   const tid = config.tournament;
 
-  const REQUEST_TIMEOUT_MS = 10000;
-  const RETRY_STATUSES = new Set([502, 503, 504]); // "send the same request again"
   const MAX_SCORE = Number.MAX_SAFE_INTEGER;
   const KEYS = {
     session: "backglass.steward." + tid,
@@ -24,6 +22,7 @@
 
   const $ = (id) => document.getElementById(id);
   const root = $("steward");
+  const { load, store, showError, digits } = E;
 
   const state = {
     screen: "signin",
@@ -34,26 +33,6 @@
     last: null, // {body, version} of the last recorded entry
   };
 
-  function load(key) {
-    try {
-      return JSON.parse(localStorage.getItem(key) || "null");
-    } catch (_) {
-      return null;
-    }
-  }
-
-  function store(key, value) {
-    if (value === null || value === undefined) localStorage.removeItem(key);
-    else localStorage.setItem(key, typeof value === "string" ? value : JSON.stringify(value));
-  }
-
-  function newKey() {
-    if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
-    const bytes = new Uint8Array(16);
-    window.crypto.getRandomValues(bytes);
-    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  }
-
   function show(screen) {
     state.screen = screen;
     root.dataset.screen = screen;
@@ -61,12 +40,6 @@
       $("screen-" + name).hidden = name !== screen;
     }
     render();
-  }
-
-  function showError(id, message) {
-    const node = $(id);
-    node.textContent = message || "";
-    node.hidden = !message;
   }
 
   /* ---------- the live views ---------- */
@@ -90,33 +63,11 @@
 
   /* ---------- sign-in ---------- */
 
-  $("signin-form").addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const name = $("signin-name").value.trim();
-    const pin = $("signin-pin").value.trim();
-    if (!name || !pin) {
-      showError("signin-error", "Type your name and the PIN the TD gave you.");
-      return;
-    }
-    $("signin-submit").disabled = true;
-    showError("signin-error", "");
-    try {
-      const res = await request("/api/session", {
-        body: { role: "steward", tournament: tid, name: name, pin: pin },
-      });
-      if (res.ok) {
-        state.session = { token: res.data.token, name: name };
-        store(KEYS.session, state.session);
-        $("signin-pin").value = "";
-        show(state.pending ? "confirm" : state.machine ? "entry" : "machines");
-      } else {
-        showError("signin-error", res.message);
-      }
-    } catch (_) {
-      showError("signin-error", "No connection to the server. Check the Wi-Fi and try again.");
-    } finally {
-      $("signin-submit").disabled = false;
-    }
+  E.stewardSignIn(tid, (session) => {
+    state.session = session;
+    store(KEYS.session, state.session);
+    $("signin-pin").value = "";
+    show(state.pending ? "confirm" : state.machine ? "entry" : "machines");
   });
 
   $("sign-out").addEventListener("click", () => {
@@ -124,39 +75,6 @@
     store(KEYS.session, null);
     show("signin");
   });
-
-  /* ---------- HTTP ---------- */
-
-  /* POST JSON; resolves with {ok, status, data, message} for any HTTP answer, rejects on a network
-   * failure or after REQUEST_TIMEOUT_MS without an answer. */
-  async function request(path, options) {
-    const headers = { "Content-Type": "application/json" };
-    if (options.token) headers.Authorization = "Bearer " + options.token;
-    if (options.key) headers["Idempotency-Key"] = options.key;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
-    try {
-      const res = await fetch(path, {
-        method: "POST",
-        headers: headers,
-        body: JSON.stringify(options.body),
-        signal: controller.signal,
-        cache: "no-store",
-      });
-      let data = {};
-      try {
-        data = await res.json();
-      } catch (_) {
-        data = {};
-      }
-      const message = data.message || (res.ok ? "" : "The server answered " + res.status + ".");
-      return { ok: res.ok, status: res.status, data: data, message: message };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   /* ---------- machines ---------- */
 
@@ -196,10 +114,6 @@
   $("change-machine").addEventListener("click", () => show("machines"));
 
   /* ---------- entry ---------- */
-
-  function digits(text) {
-    return text.replace(/\D/g, "").replace(/^0+(?=\d)/, "");
-  }
 
   /* Group the score's digits as it is typed, keeping the caret after the same digit. */
   $("entry-score").addEventListener("input", (event) => {
@@ -270,7 +184,7 @@
     if (!values.score) return fail("Type the score.", "entry-score");
     if (Number(values.score) > MAX_SCORE) return fail("That score is too large to record.", "entry-score");
     state.pending = {
-      key: newKey(),
+      key: E.newIdempotencyKey(),
       body: { player: values.player, machine: state.machine, score: Number(values.score) },
       sent: false,
     };
@@ -302,95 +216,20 @@
     $("confirm-edit").disabled = state.sending;
   }
 
-  $("confirm-edit").addEventListener("click", () => {
-    const pending = state.pending;
-    if (pending && pending.sent && !pending.warned) {
-      // it may have been recorded: resending with its key can never record it twice
-      pending.warned = true;
-      showError(
-        "confirm-error",
-        "This entry may already be recorded. Submit it again to find out, or press Edit again to discard it."
-      );
-      return;
-    }
-    state.pending = null;
-    store(KEYS.pending, null);
-    show("entry");
-  });
-
-  $("confirm-submit").addEventListener("click", () => submit());
-
-  async function submit() {
-    const pending = state.pending;
-    if (!pending || state.sending) return;
-    if (!state.session) {
-      show("signin");
-      return;
-    }
-    state.sending = true;
-    pending.sent = true;
-    store(KEYS.pending, pending);
-    showError("confirm-error", "");
-    notice("Sending…");
-    renderConfirm();
-    let attempt = 0;
-    let answer = null;
-    while (answer === null) {
-      try {
-        const res = await request("/api/t/" + encodeURIComponent(tid) + "/scores", {
-          body: pending.body,
-          key: pending.key,
-          token: state.session.token,
-        });
-        if (RETRY_STATUSES.has(res.status)) throw new Error(res.message);
-        answer = res;
-      } catch (_) {
-        attempt += 1;
-        notice(
-          "No answer from the server (try " + attempt + "). Retrying the same entry — it will not be recorded twice."
-        );
-        await sleep(Math.min(1000 * 2 ** (attempt - 1), 5000));
-      }
-    }
-    state.sending = false;
-    notice("");
-    answered(pending, answer);
-  }
-
-  function answered(pending, res) {
-    if (res.ok) {
-      state.pending = null;
-      store(KEYS.pending, null);
+  const resumed = E.confirmation(state, KEYS, {
+    url: () => "/api/t/" + encodeURIComponent(tid) + "/scores",
+    recorded: (pending, res) => {
       state.last = { body: pending.body, version: res.data.version };
       $("entry-player").value = "";
       $("entry-score").value = "";
       renderLookup();
       show("entry");
       $("entry-player").focus();
-      return;
-    }
-    if (res.status === 401) {
-      // the entry was not recorded; keep it (and its key) and send it after signing in again
-      state.session = null;
-      store(KEYS.session, null);
-      pending.sent = false;
-      store(KEYS.pending, pending);
-      showError("signin-error", res.message + " Sign in again, then submit.");
-      show("signin");
-      return;
-    }
-    // refused by the rules: nothing was recorded; show why, let the steward edit
-    pending.sent = false;
-    store(KEYS.pending, null);
-    showError("confirm-error", res.message);
-    renderConfirm();
-  }
-
-  function notice(text) {
-    const node = $("confirm-notice");
-    node.textContent = text;
-    node.hidden = !text;
-  }
+    },
+    discarded: () => show("entry"),
+    show: show,
+    renderConfirm: renderConfirm,
+  });
 
   /* ---------- the last recorded entry, with its place from the live views ---------- */
 
@@ -465,7 +304,5 @@
 
   live.start();
   show(startScreen());
-  if (state.pending && state.pending.sent) {
-    notice("This entry was being sent when the page closed. Submit it again — it will not be recorded twice.");
-  }
+  resumed();
 })();
