@@ -33,6 +33,10 @@ def points_json(value: Fraction | None, places: int = PUBLISHED_PLACES) -> int |
     """
     if value is None:
         return None
+    if isinstance(value, int):  # whole points (the common case) need no rounding
+        return value
+    if value.denominator == 1:
+        return value.numerator
     rounded = round_half_up(value, places)
     if rounded.denominator == 1:
         return int(rounded)
