@@ -91,7 +91,9 @@ async def test_steward_and_standings_pages(api: Api) -> None:
     assert page_config(r.text) == {"tournament": "sp1"}
     assert 'id="signin-form"' in r.text and 'inputmode="numeric"' in r.text
     assert [s.split("?")[0] for s in scripts(r.text)] == [
-        "/static/live.js", "/static/entry.js", "/static/steward.js",
+        "/static/live.js",
+        "/static/entry.js",
+        "/static/steward.js",
     ]
     r = await api.http.get("/t/sp1/standings?player=2")
     assert r.status_code == 200
