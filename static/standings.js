@@ -162,15 +162,16 @@
     if (row.band) facts.push(bandLabel(row.band).replace("Qualify", "Qualifying"));
     summary.push(el("div", { class: "facts" }, facts.join(" · ")));
     if (who.withdrawn !== undefined) summary.push(el("div", { class: "withdrawn" }, "Withdrawn"));
-    detail.replaceChildren(
+    const parts = [
       el("h1", { class: "player-name" }, who.name, " ", el("span", { class: "number" }, "#" + number)),
       el("div", { class: "summary band-" + (row.band || "none") }, summary),
       queueNode(number),
       played.length
         ? el("ul", { class: "player-machines" }, played.map(machineItem))
         : el("p", { class: "muted" }, "No scores yet."),
-      who.withdrawn === undefined ? needNode() : null
-    );
+      who.withdrawn === undefined ? needNode() : null,
+    ];
+    detail.replaceChildren(...parts.filter(Boolean)); // replaceChildren would write "null"
     if (who.withdrawn === undefined) askNeed();
   }
 

@@ -50,6 +50,7 @@ async def test_players_page_shows_a_players_line_live(
     await expect(third.locator(".score")).to_have_text("77,000")
     await expect(third.locator(".points")).to_have_text("100 pts")
     await expect(detail.locator(".facts")).to_contain_text("3 of 6 machines played")
+    assert "null" not in await detail.inner_text()  # a player in no queue: no stray "null"
 
     await page.go_back()
     await expect(page.locator("#standings-list-screen")).to_be_visible()
