@@ -362,6 +362,31 @@
     return node ? JSON.parse(node.textContent) : {};
   }
 
+  /* A row-flash tracker for views drawn outside display.js's own highlighting (plugin views that
+   * also draw on phones): flash(key, signature) -> {cls, style, left} while the row's signature
+   * changed less than `ms` ago (nothing the first time a key is seen); settle(node, f) removes the
+   * class when the flash ends, since a page only redraws on changes. */
+  function rowFlash(ms) {
+    const seen = new Map(); // row key -> {sig, at}
+    function flash(key, sig) {
+      const now = Date.now();
+      const last = seen.get(key);
+      if (!last) {
+        seen.set(key, { sig: sig, at: 0 });
+        return {};
+      }
+      if (last.sig !== sig) seen.set(key, { sig: sig, at: now });
+      const at = seen.get(key).at;
+      if (!at || now - at >= ms) return {};
+      return { cls: " flash", style: "animation-delay: -" + (now - at) + "ms", left: ms - (now - at) };
+    }
+    function settle(node, f) {
+      if (f.left) setTimeout(() => node.classList.remove("flash"), f.left);
+      return node;
+    }
+    return { flash: flash, settle: settle };
+  }
+
   global.Backglass = {
     Live: Live,
     mergePatch: mergePatch,
@@ -376,6 +401,7 @@
     el: el,
     showStatus: showStatus,
     pageConfig: pageConfig,
+    rowFlash: rowFlash,
     displayViews: {}, // display views that plug in from static/views/<name>.js
   };
 })(window);

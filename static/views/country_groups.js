@@ -93,25 +93,7 @@
 
   /* ---------- highlights: a row whose figures changed flashes once when drawn ---------- */
 
-  const seen = new Map(); // row key -> {sig, at}
-  function flash(key, sig) {
-    const now = Date.now();
-    const last = seen.get(key);
-    if (!last) {
-      seen.set(key, { sig: sig, at: 0 });
-      return {};
-    }
-    if (last.sig !== sig) seen.set(key, { sig: sig, at: now });
-    const at = seen.get(key).at;
-    if (!at || now - at >= FLASH_MS) return {};
-    return { cls: " flash", style: "animation-delay: -" + (now - at) + "ms", left: FLASH_MS - (now - at) };
-  }
-
-  /* The row stops flashing by itself: the display only redraws on changes and page turns. */
-  function settle(node, f) {
-    if (f.left) setTimeout(() => node.classList.remove("flash"), f.left);
-    return node;
-  }
+  const { flash, settle } = B.rowFlash(FLASH_MS); // one tracker per view
 
   /* ---------- blocks ---------- */
 
