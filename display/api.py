@@ -6,6 +6,7 @@ only if the log is still at V (DESIGN.md principle 2); the answer is sent after 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -75,13 +76,19 @@ def now() -> str:
 
 
 async def write(
-    request: Request, tournament: str, new_records: list[dict[str, Any]], create: bool = False
+    request: Request,
+    tournament: str,
+    new_records: list[dict[str, Any]],
+    create: bool = False,
+    precondition: Callable[[Any], None] | None = None,
 ) -> tuple[int, bool]:
     """Validate and append ``new_records``; returns (version of the last, replayed?).
 
     Records every kind shares (``desk_records``: display profiles) are validated there, the rest
     by the tournament's kind. Raises ScoringError (4xx) if the rules refuse, ApiError 404 for an
-    unknown tournament.
+    unknown tournament. ``precondition(state)`` (e.g. an ``If-Match`` check) runs under the write
+    lock against the kind's state each attempt validates against, after the Idempotency-Key
+    check, and refuses by raising (ApiError 412…).
     """
     svc = services(request)
     key = request.headers.get("idempotency-key") or None
@@ -111,6 +118,8 @@ async def write(
                         404, "unknown_tournament", f"There is no tournament {tournament}."
                     )
                 version, state, shared, touched = live.version, live.state, live.shared, set()
+                if precondition is not None:  # under the lock: two writers cannot both pass
+                    precondition(state)
                 for offset, record in enumerate(new_records, start=1):
                     if desk_records.handles(record["type"]):  # shared by every kind (profiles)
                         shared, more = desk_records.apply(shared, record)

@@ -16,11 +16,22 @@
 stays in the log; the correction or void names it and says why. A steward may void an entry they
 recorded themselves within ``hall.void_window_seconds`` of recording it, if the TD has not
 corrected it; anything else is the TD's.
+
+Correcting or voiding needs ``If-Match: "<version>"`` (RFC 9110 §13.1.1, a strong entity tag):
+an entry's version is the seq of the last record that changed it (its ``score_recorded`` record,
+or its latest ``score_corrected``). Another version answers 412 ``entry_changed`` (RFC 9110
+§15.5.13), none 428 ``version_required`` (RFC 6585 §3), so two TDs fixing the same entry at once
+cannot overwrite each other unseen. The check runs under the tournament's write lock, after the
+Idempotency-Key check: a retry of a change that landed gets its first answer. Answers carry the
+entry's new version as ``entry.version`` and as an ``ETag``.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
 from pydantic import Field
@@ -32,12 +43,14 @@ from display import hall_queue
 from display.api import body, live_or_404, services, signed_in, stamp, write, written
 from display.errors import ApiError
 from display.hall_api import hall_of, pins
+from display.hall_state import HallTournament
 from display.kinds.machines_hall import entry_of
 from display.schemas import Body, Id
 from scoring.corrections import UnknownEntry
 from scoring.model import Entry
 
 SCORE_RECORDS = ("score_recorded", "score_corrected")
+ENTITY_TAG = re.compile(r'(W/)?"([^"]*)"')
 Reason = Field(min_length=1, max_length=200, description="why, for the audit page")
 
 
@@ -66,27 +79,99 @@ def seq_param(request: Request) -> int:
     return int(raw)
 
 
-async def score_record(request: Request, tid: str, seq: int) -> tuple[dict[str, Any], Entry]:
-    """The record at ``seq``, which must be a score or a correction whose entry still counts, and
-    that entry (ApiError 404 / 409 otherwise)."""
+async def score_record(request: Request, tid: str, seq: int) -> dict[str, Any]:
+    """The record at ``seq``, which must be a score or a correction (ApiError 404 / 409
+    otherwise). Records never change, so this may be checked before the Idempotency-Key."""
     found = await services(request).store.record(tid, seq)
     if found is None:
         raise ApiError(404, "unknown_record", f"There is no record {seq} in this tournament.")
     if found.get("type") not in SCORE_RECORDS:
         kind = str(found.get("type", "record")).replace("_", " ")
         raise ApiError(409, "not_a_score", f"Record {seq} is a {kind}, not a recorded score.")
-    try:
-        entry = entry_of(hall_of(live_or_404(request)), seq)
-    except UnknownEntry as exc:
-        raise ApiError(409, exc.code, exc.message) from None
-    return found, entry
+    return found
+
+
+def if_match(header: str | None) -> set[int]:
+    """The entry versions named by ``If-Match: "<seq>"`` (a list of strong entity tags, RFC 9110
+    §13.1.1; weak ones never match a strong comparison, §8.8.3.2). Raises ApiError 428
+    ``version_required`` without the header or with ``*`` (RFC 6585 §3: ``*`` would match any
+    version and so protect nothing), 400 ``invalid_if_match`` when it is not entity tags."""
+    raw = (header or "").strip()
+    if not raw or raw == "*":
+        raise ApiError(
+            428,
+            "version_required",
+            'Say which version of this entry you are changing (If-Match: "<version>"); reload '
+            "it and try again.",
+        )
+    versions = set()
+    for part in raw.split(","):
+        found = ENTITY_TAG.fullmatch(part.strip())
+        if found is None:
+            raise ApiError(
+                400, "invalid_if_match", f'If-Match takes versions as "7", not {part.strip()!r}.'
+            )
+        weak, tag = found.groups()
+        if not weak and tag.isdigit():
+            versions.add(int(tag))
+    return versions
+
+
+def entry_version(hall: HallTournament, origin: int) -> int:
+    """An entry's version: the seq of its latest correction, else of its ``score_recorded``."""
+    return hall.hall.corrected.get(origin, origin)
+
+
+def unchanged(
+    tid: str,
+    seq: int,
+    header: str | None,
+    also: Callable[[HallTournament, Entry], None] | None = None,
+) -> Callable[[Any], None]:
+    """A precondition for ``api.write``: the entry ``seq`` names still counts (ApiError 409),
+    ``also(hall, entry)`` allows the change (403…), and the entry is at a version the
+    ``If-Match`` ``header`` names (ApiError 428 / 400 / 412 ``entry_changed``), in that order:
+    authorization before preconditions (RFC 9110 §13.2.1)."""
+
+    def check(state: Any) -> None:
+        hall = hall_of(SimpleNamespace(id=tid, state=state))  # the state write() validates
+        try:
+            entry = entry_of(hall, seq)
+        except UnknownEntry as exc:
+            raise ApiError(409, exc.code, exc.message) from None
+        if also is not None:
+            also(hall, entry)
+        current = entry_version(hall, entry.seq)
+        if current not in if_match(header):
+            raise ApiError(
+                412,
+                "entry_changed",
+                f"Someone changed this entry since you opened it (it is now version {current}). "
+                "Reload it and try again.",
+            )
+
+    return check
+
+
+def changed(request: Request, version: int, replayed: bool, stored: Any) -> Response:
+    """The answer to a correction or void: the record, the entry and its new version (also as
+    the ``ETag``)."""
+    target = (stored or {}).get("corrects", (stored or {}).get("voids"))
+    origin = hall_of(live_or_404(request)).hall.origins.get(target, target)
+    response = written(
+        version, replayed, {"record": stored, "entry": {"seq": origin, "version": version}}
+    )
+    response.headers["ETag"] = f'"{version}"'
+    return response
 
 
 async def correct(request: Request) -> Response:
-    """Correct a recorded score (TD): ``{"score", "reason", "player"?, "machine"?}``.
+    """Correct a recorded score (TD): ``{"score", "reason", "player"?, "machine"?}`` with
+    ``If-Match: "<entry version>"`` (module docstring).
 
     ``seq`` names the score_recorded record or a later correction of it; the original stays in
-    the log and the correction names it. Answers the score_corrected record written.
+    the log and the correction names it. Answers the score_corrected record written; ApiError
+    412 / 428 on the version.
     """
     tid, seq = request.path_params["tournament"], seq_param(request)
     principal = await signed_in(request, tid, td_only=True)
@@ -99,38 +184,47 @@ async def correct(request: Request) -> Response:
         "reason": data.reason,
     }
     record.update({k: v for k, v in (("player", data.player), ("machine", data.machine)) if v})
-    version, replayed = await write(request, tid, [stamp(principal, record)])
+    precondition = unchanged(tid, seq, request.headers.get("if-match"))
+    version, replayed = await write(
+        request, tid, [stamp(principal, record)], precondition=precondition
+    )
     stored = await services(request).store.record(tid, version)
-    return written(version, replayed, {"record": stored})
+    return changed(request, version, replayed, stored)
 
 
 async def void(request: Request) -> Response:
-    """Void a recorded score: ``{"reason"}``.
+    """Void a recorded score: ``{"reason"}`` with ``If-Match: "<entry version>"``.
 
     The TD any score; a steward their own entry within the hall's void window. Answers the
-    score_voided record written."""
+    score_voided record written; ApiError 412 / 428 on the version."""
     tid, seq = request.path_params["tournament"], seq_param(request)
     principal = await signed_in(request, tid)
     data = await body(request, ReasonIn)
-    original, entry = await score_record(request, tid, seq)
-    if principal.role != "td":
-        hall = hall_of(live_or_404(request)).hall
-        window = hall.settings.void_window_seconds
+    original = await score_record(request, tid, seq)
+
+    def stewards_own(hall: HallTournament, entry: Entry) -> None:
+        if principal.role == "td":
+            return
+        window = hall.hall.settings.void_window_seconds
         mine = original.get("type") == "score_recorded" and original.get("by") == (
             f"steward:{principal.name}"
         )
         age = hall_queue.seconds_between(original.get("at"), datetime.now(UTC).isoformat()) or 0
-        if not mine or age > window or entry.seq in hall.corrected:
+        if not mine or age > window or entry.seq in hall.hall.corrected:
             raise ApiError(
                 403,
                 "td_only",
                 f"Only the TD can void this entry: stewards void their own entries within "
                 f"{window} seconds of recording them.",
             )
+
     record = {"type": "score_voided", "voids": seq, "reason": data.reason}
-    version, replayed = await write(request, tid, [stamp(principal, record)])
+    precondition = unchanged(tid, seq, request.headers.get("if-match"), stewards_own)
+    version, replayed = await write(
+        request, tid, [stamp(principal, record)], precondition=precondition
+    )
     stored = await services(request).store.record(tid, version)
-    return written(version, replayed, {"record": stored})
+    return changed(request, version, replayed, stored)
 
 
 async def withdraw(request: Request) -> Response:

@@ -22,7 +22,7 @@
     origin: new Map(), // seq of a score or correction -> seq of the score it stands for
     fixes: new Map(), // seq of a score -> [correction and void records]
     filter: { player: config.player || "", machine: config.machine || "", kind: new URLSearchParams(location.search).get("kind") || "" },
-    editing: null, // {seq, action}
+    editing: null, // {seq, action, version}: the entry's version when the editor was opened
     session: session(),
   };
 
@@ -253,6 +253,14 @@
     return r.type === "score_recorded" && r.by === "steward:" + state.session.name && age <= window_ && !(state.fixes.get(r.seq) || []).length;
   }
 
+  /* An entry's version: the seq of its latest correction, else of the score itself. A correction
+   * or void names the version it was opened at (If-Match), so a change someone made meanwhile is
+   * refused (412) instead of silently overwritten. */
+  function version(r) {
+    const fixes = (state.fixes.get(r.seq) || []).filter((f) => f.type === "score_corrected");
+    return fixes.length ? fixes[fixes.length - 1].seq : r.seq;
+  }
+
   function fixable(r) {
     if (r.type !== "score_recorded") return false;
     return !(state.fixes.get(r.seq) || []).some((f) => f.type === "score_voided");
@@ -275,7 +283,12 @@
     const key = window.crypto && window.crypto.randomUUID ? window.crypto.randomUUID() : String(Date.now());
     const res = await fetch(api + "/scores/" + r.seq + "/" + action, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: "Bearer " + state.session.token, "Idempotency-Key": key },
+      headers: {
+        "Content-Type": "application/json",
+        Authorization: "Bearer " + state.session.token,
+        "Idempotency-Key": key,
+        "If-Match": '"' + state.editing.version + '"',
+      },
       body: JSON.stringify(body),
     });
     const answer = await res.json().catch(() => ({}));
@@ -327,7 +340,7 @@
     const editing = state.editing && state.editing.seq === r.seq;
     return el(
       "div",
-      { class: "audit-row type-" + r.type + (voided || corrected.length ? " superseded" : "") + (voided ? " voided" : ""), role: "listitem", dataset: { seq: r.seq, type: r.type } },
+      { class: "audit-row type-" + r.type + (voided || corrected.length ? " superseded" : "") + (voided ? " voided" : ""), role: "listitem", dataset: r.type === "score_recorded" && !voided ? { seq: r.seq, type: r.type, version: version(r) } : { seq: r.seq, type: r.type } },
       el("span", { class: "seq" }, "#" + r.seq),
       el("span", { class: "when" }, when(r.at)),
       el("span", { class: "by" }, who(r.by)),
@@ -339,7 +352,7 @@
   }
 
   function edit(r, action) {
-    state.editing = { seq: r.seq, action: action };
+    state.editing = { seq: r.seq, action: action, version: version(r) };
     render();
     const input = document.querySelector(".editor input");
     if (input) input.focus();

@@ -11,12 +11,25 @@ from tests.utils import Api, connect, receive, ws_url
 EPC = "epc-qualifying"
 
 
-async def correct(api: Api, tid: str, seq: int, token: str | None = None, **body: Any) -> Any:
-    return await api.post(f"/api/t/{tid}/scores/{seq}/correct", body, token=token)
+async def change(
+    api: Api, tid: str, seq: int, action: str, token: str | None, version: int | None, body: Any
+) -> Any:
+    """POST a correction or void with ``If-Match: "<version>"`` (default: ``seq``, the entry's
+    version while nothing has corrected it)."""
+    headers = {**api.headers(token), "If-Match": f'"{seq if version is None else version}"'}
+    return await api.http.post(f"/api/t/{tid}/scores/{seq}/{action}", json=body, headers=headers)
 
 
-async def void(api: Api, tid: str, seq: int, token: str | None = None, **body: Any) -> Any:
-    return await api.post(f"/api/t/{tid}/scores/{seq}/void", body, token=token)
+async def correct(
+    api: Api, tid: str, seq: int, token: str | None = None, version: int | None = None, **body: Any
+) -> Any:
+    return await change(api, tid, seq, "correct", token, version, body)
+
+
+async def void(
+    api: Api, tid: str, seq: int, token: str | None = None, version: int | None = None, **body: Any
+) -> Any:
+    return await change(api, tid, seq, "void", token, version, body)
 
 
 async def log(api: Api, tid: str) -> list[dict[str, Any]]:
@@ -55,7 +68,8 @@ async def test_a_correction_can_move_a_score_to_the_right_player(api: Api) -> No
     assert r.status_code == 201
     rows = (await api.views("co2"))["views"]["machine/1"]["rows"]
     assert list(rows) == ["2"] and rows["2"]["corrected"] is True
-    r = await correct(api, "co2", seq, score=700, player="3", reason="no")
+    fixed = r.json()["entry"]["version"]
+    r = await correct(api, "co2", seq, version=fixed, score=700, player="3", reason="no")
     assert r.status_code == 409 and r.json()["error"] == "too_many_machines"
 
 

@@ -29,7 +29,9 @@ async def test_every_record_with_who_when_and_why_filtered_by_player_and_machine
     sam = await steward_token(api, "au1", "Sam")
     first = (await api.score("au1", 1, 1, 1_000_000, token=sam)).json()["version"]
     await api.score("au1", 2, 2, 2_000_000, token=sam)
-    await api.post(f"/api/t/au1/scores/{first}/correct", {"score": 10_000_000, "reason": "slip"})
+    slip = {"score": 10_000_000, "reason": "slip"}
+    headers = {**api.headers(), "If-Match": f'"{first}"'}
+    await api.http.post(f"/api/t/au1/scores/{first}/correct", json=slip, headers=headers)
     await api.post("/api/t/au1/queues/2/join", {"player": "1"}, token=sam)
     page = await new_page()
     await page.goto(f"{server}/t/au1/audit")
@@ -112,3 +114,18 @@ async def test_the_td_corrects_and_voids_from_the_audit_page(
     await expect(second).to_have_class(re.compile(r"\bvoided\b"))
     await expect(second.get_by_role("button", name="Void")).to_have_count(0)
     assert list((await api.views("au2"))["views"]["machine/1"]["rows"]) == ["1"]
+
+    # Another TD corrects the score while this editor is open: saving is refused, not lost.
+    await row.get_by_role("button", name="Correct").click()
+    opened = int(await row.get_attribute("data-version") or 0)
+    elsewhere = {**api.headers(), "If-Match": f'"{opened}"'}
+    body = {"score": 20_000_000, "reason": "the other TD"}
+    r = await api.http.post(f"/api/t/au2/scores/{seq}/correct", json=body, headers=elsewhere)
+    assert r.status_code == 201 and r.headers["ETag"] == f'"{r.json()["version"]}"'
+    await row.locator('input[name="score"]').fill("30,000,000")
+    await row.locator('input[name="reason"]').fill("mine")
+    await row.get_by_role("button", name="Save correction").click()
+    await expect(row.locator(".editor .error")).to_contain_text(
+        f"Someone changed this entry since you opened it (it is now version {r.json()['version']})"
+    )
+    assert (await api.views("au2"))["views"]["machine/1"]["rows"]["1"]["score"] == 20_000_000
