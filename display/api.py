@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import desk_records, kinds
+from display import desk_records, kinds, regression
 from display.auth import Principal
 from display.errors import ApiError
 from display.schemas import (
@@ -105,6 +105,7 @@ async def write(
             await svc.replica.wait_for(tournament, seq)
             return seq, True
     async with svc.replica.write_lock(tournament):
+        regression.refuse(svc, tournament)  # 503 while the store lost records (store-loss.md)
         for _ in range(MAX_ATTEMPTS):
             live = svc.replica.tournaments.get(tournament)
             if create:

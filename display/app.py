@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from display import api, desk, hall, kinds, openapi, pages, ws
+from display import api, desk, hall, kinds, openapi, pages, regression, restore, ws
 from display.errors import HANDLERS
 from display.services import running
 from display.settings import Settings
@@ -34,6 +34,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *hall.routes,
         *desk.routes,
         *ws.routes,
+        *regression.routes,  # GET /api/health
+        *restore.routes,  # POST /api/t/{t}/restore (docs/store-loss.md)
         Route("/openapi.json", openapi.document, methods=["GET"]),
         *pages.routes,
         Mount("/static", StaticFiles(directory=ROOT / "static"), name="static"),

@@ -53,6 +53,7 @@ def serve(host: str, port: int, data: Path | None) -> None:
 cli.add_command(standings)
 cli.add_command(demo)
 cli.add_command(__import__("display.fwpl_offline", fromlist=["league"]).league)
+cli.add_command(__import__("display.restore", fromlist=["restore"]).restore)
 
 
 def main() -> None:

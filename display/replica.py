@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
@@ -45,15 +46,24 @@ class Replica:
         self._flush_at: dict[str, asyncio.TimerHandle] = {}
         self._last_broadcast: dict[str, float] = {}
         self.applied_at: dict[str, float] = {}
+        # display/regression.py: logs that went behind this replica are not read; a reconnect
+        # after a Redis error first checks that Redis did not come back empty or older.
+        self.paused: set[str] = set()
+        self.on_reconnect: Callable[[], Awaitable[None]] | None = None
 
     async def run(self) -> None:
         """Tail forever; reconnects by itself after a Redis error (state is kept, reads resume)."""
+        failed = False
         while True:
             try:
+                if failed and self.on_reconnect is not None:
+                    await self.on_reconnect()
+                failed = False
                 await self.poll(BLOCK_MS)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis down or restarting: retry, displays keep their state
+                failed = True
                 log.warning("replica: %s; retrying", exc)
                 await asyncio.sleep(0.5)
 
@@ -61,7 +71,8 @@ class Replica:
         """One XREAD over the registry and every log; apply what arrived."""
         streams: dict[Any, Any] = {self.store.registry_key: self.registry_cursor}
         for tid, live in self.tournaments.items():
-            streams[self.store.log_key(tid)] = f"{live.version}-0"
+            if tid not in self.paused:
+                streams[self.store.log_key(tid)] = f"{live.version}-0"
         reply = await self.tail.xread(streams, count=READ_COUNT, block=block_ms)
         for key, entries in reply or []:
             name = key.decode() if isinstance(key, bytes) else key

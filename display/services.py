@@ -16,6 +16,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from display import regression
 from display.auth import Auth
 from display.embedded_redis import EmbeddedRedis
 from display.hub import Hub
@@ -35,6 +36,7 @@ class Services:
     hub: Hub
     auth: Auth
     new_td_password: str | None = None
+    guard: regression.Guard | None = None  # store went back in time? (docs/store-loss.md)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
     def summary(self, tid: str) -> dict[str, Any]:
@@ -70,6 +72,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
         if svc.new_td_password:
             log.warning("TD password (keep it): %s", svc.new_td_password)
         await replica.catch_up()
+        svc.guard = await regression.start(svc)  # Redis against the high-water file
         # Everything loaded so far lives as long as the process: keep it out of the collector's
         # generations, so full collections stay short under load (bench: 90-150 ms pauses before).
         gc.freeze()
@@ -77,6 +80,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
             asyncio.create_task(replica.run(), name="replica"),
             asyncio.create_task(replica.heartbeat(settings.heartbeat_seconds), name="heartbeat"),
         ]
+        svc.tasks += svc.guard.tasks()
         yield svc
     finally:
         for task in svc.tasks:

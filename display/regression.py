@@ -1,0 +1,379 @@
+"""Noticing a score store that went back in time: Redis restarted empty (a lost disk) or from an
+older copy of its files (a stale snapshot), or replaced by a different log of the same length.
+
+A tournament is **behind** when its log in Redis is shorter than what this server had seen, or when
+the record at the version it had seen has another hash (the hash chain's ``h``; without a chain
+only lengths are compared). "Seen" is this process's replica (the running case: its memory is the
+newer truth) or, for a process that has just started, the high-water file (``display/watermark.py``).
+The store's **epoch** (``P:epoch``, a random id) is gone when Redis came back empty.
+
+While a tournament is behind every write to it answers 503 ``store_behind`` (``refuse``), the
+replica does not read its log (``Replica.paused``), and its live views carry an ``integrity`` view
+``{"state": "behind", "have": N, "seen": M}`` so displays can say so; ``GET /api/health`` and the
+TD's desk show it, and ``display/restore.py`` puts the missing records back. docs/store-loss.md
+describes the whole flow and its limits.
+
+When it is checked: at start-up after the replica caught up (Redis against the high-water file);
+when the replica's tail reconnects; and every ``WATCH_INTERVAL`` seconds from one pipelined read of
+the epoch and every log's last entry (this also catches a Redis restart the client library rode
+through without an error), properly when that looks wrong or while something is behind (to notice
+a restore made with ``backglass restore``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from redis.exceptions import RedisError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from display.errors import ApiError
+from display.hub import Outgoing
+from display.live import Change, LiveTournament
+from display.store import GENESIS
+from display.watermark import Mark, Watermark, keep_saved
+
+if TYPE_CHECKING:  # services imports us
+    from display.replica import Replica
+    from display.services import Services
+    from display.store import LogStore
+
+log = logging.getLogger(__name__)
+
+WATCH_INTERVAL = 0.5
+"""Seconds between looks at the epoch and each log's last entry (one pipelined round trip)."""
+
+VIEW = "integrity"
+
+
+@dataclass(frozen=True)
+class Behind:
+    """A tournament whose Redis log lost records: Redis ``have``s version N, this server had
+    ``seen`` M (with hash ``seen_hash``); ``reason`` is "shorter" or "diverged" (same length or
+    longer, but the record at M is another one)."""
+
+    have: int
+    seen: int
+    seen_hash: str | None
+    reason: str
+
+    def view(self) -> dict[str, Any]:
+        return {"state": "behind", "have": self.have, "seen": self.seen, "reason": self.reason}
+
+    def message(self) -> str:
+        if self.reason == "diverged":
+            what = (
+                f"it holds a different record {self.seen} from the one this server had seen "
+                "(its records were replaced)"
+            )
+        else:
+            what = f"it holds version {self.have}, this server had seen {self.seen}"
+        return (
+            f"The score store has lost records: {what}. Nothing can be recorded until the TD "
+            "restores the log export (desk → Restore)."
+        )
+
+
+def head_hash(live: Any) -> str | None:
+    """The hash-chain value of the last record a ``LiveTournament`` applied (None without a chain)."""
+    value = getattr(live, "head_hash", None)
+    return value if isinstance(value, str) and value and value != GENESIS else None
+
+
+def _text(value: Any) -> str | None:
+    """Text of a Redis reply; None for none (and for GENESIS, which stands for "no hash")."""
+    if value is None:
+        return None
+    text = value.decode() if isinstance(value, bytes) else str(value)
+    return None if text == GENESIS else text
+
+
+class Guard:
+    """One per process: what is behind, the epoch, and the high-water file (see module docstring)."""
+
+    def __init__(self, store: LogStore, replica: Replica, watermark: Watermark) -> None:
+        self.store = store
+        self.redis = store.redis
+        self.replica = replica
+        self.watermark = watermark
+        self.behind: dict[str, Behind] = {}
+        self.epoch: str | None = None
+        self.epoch_lost = False
+        self.redis_ok = True
+        self.td_hash: bytes | None = None  # the TD's password hash, put back if Redis lost it
+        self._lock = asyncio.Lock()
+
+    @property
+    def epoch_key(self) -> str:
+        return f"{self.store.prefix}:epoch"
+
+    # ---- what this server has seen -------------------------------------------------------
+
+    def seen(self, tid: str) -> Mark | None:
+        """The newest (version, hash) this process knows for ``tid``: a behind tournament keeps the
+        mark it lost; otherwise the replica's, unless the high-water file knows more (start-up)."""
+        if tid in self.behind:
+            lost = self.behind[tid]
+            return lost.seen, lost.seen_hash
+        live = self.replica.tournaments.get(tid)
+        mine: Mark | None = (live.version, head_hash(live)) if live and live.version else None
+        filed = self.watermark.marks.get(tid)
+        if mine is None or (filed is not None and filed[0] > mine[0]):
+            return filed
+        return mine
+
+    def marks(self) -> dict[str, Mark]:
+        """What the high-water file should hold now: every tournament's ``seen``."""
+        tids = {t for t, live in self.replica.tournaments.items() if live.version} | set(
+            self.behind
+        )
+        return {tid: mark for tid in tids if (mark := self.seen(tid)) is not None}
+
+    # ---- comparing Redis with it ---------------------------------------------------------
+
+    async def _head(self, tid: str) -> tuple[int, str | None]:
+        entries = await self.redis.xrevrange(self.store.log_key(tid), "+", "-", count=1)
+        if not entries:
+            return 0, None
+        stream_id, fields = entries[0]
+        return int(_text(stream_id).partition("-")[0]), _text(fields.get(b"h"))  # type: ignore[union-attr]
+
+    async def _hash_at(self, tid: str, version: int) -> str | None:
+        entries = await self.redis.xrange(self.store.log_key(tid), f"{version}-0", f"{version}-0")
+        return _text(entries[0][1].get(b"h")) if entries else None
+
+    async def compare(self, tid: str, seen: Mark) -> Behind | None:
+        """Redis's log of ``tid`` against ``seen``: None when it holds at least that, else Behind."""
+        version, seen_hash = seen
+        have, head = await self._head(tid)
+        if have < version:
+            return Behind(have, version, seen_hash, "shorter")
+        if seen_hash is not None:
+            found = head if have == version else await self._hash_at(tid, version)
+            if found != seen_hash:
+                return Behind(have, version, seen_hash, "diverged")
+        return None
+
+    async def start(self) -> None:
+        """At start-up, after the replica caught up: Redis against the high-water file. Writes the
+        epoch at first start (SET NX: another process may have written it first)."""
+        async with self._lock:
+            found = _text(await self.redis.get(self.epoch_key))
+            self.td_hash = await self.redis.get(f"{self.store.prefix}:td")
+            if self.watermark.epoch is None:  # first start with this data directory
+                await self.redis.set(self.epoch_key, secrets.token_hex(16), nx=True)
+                found = _text(await self.redis.get(self.epoch_key))
+                self.watermark.epoch = found
+                self.watermark.marks = self.marks()
+                await asyncio.to_thread(self.watermark.save)
+            self.epoch = self.watermark.epoch
+            self.epoch_lost = found != self.epoch
+            for tid in set(self.watermark.marks) | set(self.replica.tournaments):
+                # the file, not the replica: the replica was just loaded from this very Redis
+                await self._check_one(tid, self.watermark.marks.get(tid) or self.seen(tid))
+            await self._settle_epoch()
+
+    async def check(self) -> None:
+        """Every tournament against what this process has seen (after a Redis restart)."""
+        async with self._lock:
+            found = _text(await self.redis.get(self.epoch_key))
+            self.epoch_lost = found != self.epoch
+            if found is None and self.td_hash is not None:  # so the TD can sign in to restore
+                await self.redis.set(f"{self.store.prefix}:td", self.td_hash, nx=True)
+            for tid in set(self.replica.tournaments) | set(self.behind):
+                await self._check_one(tid)
+            await self._settle_epoch()
+
+    async def recheck(self, tid: str) -> Behind | None:
+        """One tournament again (after a restore); returns what is still missing, or None."""
+        async with self._lock:
+            await self._check_one(tid)
+            await self._settle_epoch()
+        return self.behind.get(tid)
+
+    async def _check_one(self, tid: str, seen: Mark | None = None) -> None:
+        seen = seen or self.seen(tid)
+        lost = await self.compare(tid, seen) if seen is not None and seen[0] > 0 else None
+        if lost is None:
+            self._clear(tid)
+        else:
+            self._set(tid, lost)
+
+    async def _settle_epoch(self) -> None:
+        """An epoch that went missing while nothing is behind lost nothing this server had seen:
+        take Redis's epoch (or write ours back), so the next check does not flag it again."""
+        if not self.epoch_lost or self.behind:
+            return
+        await self.redis.set(self.epoch_key, self.epoch or secrets.token_hex(16), nx=True)
+        self.epoch = _text(await self.redis.get(self.epoch_key))
+        self.watermark.epoch = self.epoch
+        self.epoch_lost = False
+
+    # ---- what being behind does ------------------------------------------------------------
+
+    def _set(self, tid: str, lost: Behind) -> None:
+        if self.behind.get(tid) == lost:
+            return
+        self.behind[tid] = lost
+        log.error("%s: %s", tid, lost.message())
+        self.replica.paused.add(tid)
+        self._mark(tid, lost.view())
+
+    def _clear(self, tid: str) -> None:
+        if self.behind.pop(tid, None) is None:
+            return
+        self.replica.paused.discard(tid)
+        self._mark(tid, None)
+        log.warning("%s: the score store holds every record this server had seen again", tid)
+
+    def _mark(self, tid: str, doc: dict[str, Any] | None) -> None:
+        """Set (or remove) the ``integrity`` view at the current version and tell the displays.
+        The change is outside the log's versions (base = version), so it goes out as is, and into
+        the history so a client resuming from an older version gets it folded in."""
+        live = self.replica.tournaments.get(tid)
+        if live is None or live.kind is None or live.views.get(VIEW) == doc:
+            return
+        if doc is None:
+            live.views.pop(VIEW, None)
+        else:
+            live.views[VIEW] = doc
+        change = Change(live.version, live.version, {VIEW: doc})
+        live.history.append(change)
+        live._snapshot = None  # the cached snapshot of this version lacks the mark
+        self.replica.hub.broadcast(tid, Outgoing(orjson.dumps(change.message()).decode()))
+
+    async def accept(self, tid: str) -> bool:
+        """The TD accepts the loss: what Redis holds of ``tid`` becomes the truth. A replica that
+        is ahead of it (or on another history) is rebuilt from the log by the tail; a tournament
+        Redis lost entirely is forgotten. Returns whether the replica was rebuilt (its clients
+        then need a snapshot: ``Hub.broadcast(tid, RESYNC)`` once it caught up)."""
+        async with self._lock:
+            lost = self.behind.pop(tid, None)
+            if lost is None:
+                return False
+            log.warning("%s: the TD accepted the loss of versions %s-%s", tid, lost.have, lost.seen)
+            self.replica.paused.discard(tid)
+            self.watermark.marks.pop(tid, None)
+            live = self.replica.tournaments.get(tid)
+            rebuilt = live is not None and (live.version > lost.have or lost.reason == "diverged")
+            if rebuilt and lost.have == 0:
+                del self.replica.tournaments[tid]
+            elif rebuilt:
+                self.replica.tournaments[tid] = LiveTournament(tid, self.replica.history_size)
+            else:
+                self._mark(tid, None)
+            await self._settle_epoch()
+            return rebuilt
+
+    def refuse(self, tid: str | None) -> None:
+        """Raise ApiError 503 ``store_behind`` if writing to ``tid`` (None: a new tournament) must
+        wait for a restore."""
+        lost = self.behind.get(tid) if tid is not None else None
+        if lost is not None:
+            raise ApiError(503, "store_behind", lost.message())
+        if self.epoch_lost and self.behind:
+            raise ApiError(
+                503,
+                "store_behind",
+                "The score store came back without records this server had seen. Nothing can be "
+                "recorded until the TD restores the log exports (desk → Restore).",
+            )
+
+    # ---- background tasks ------------------------------------------------------------------
+
+    async def watch(self, interval: float = WATCH_INTERVAL) -> None:
+        """Every ``interval`` seconds read the epoch and every log's last entry in one round trip
+        (reads only: the app's Redis user may not run INFO); check properly when the epoch changed,
+        a log is shorter than the replica or ends in another hash, or while something is behind."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                tids = list(self.replica.tournaments)
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    pipe.get(self.epoch_key)
+                    for tid in tids:
+                        pipe.xrevrange(self.store.log_key(tid), "+", "-", count=1)
+                    epoch, *heads = await pipe.execute()
+                self.redis_ok = True
+                odd = _text(epoch) != self.epoch or bool(self.behind)
+                if odd or any(self._went_back(t, h) for t, h in zip(tids, heads, strict=True)):
+                    await self.check()
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError) as exc:
+                self.redis_ok = False
+                log.debug("integrity watch: %s", exc)
+
+    def _went_back(self, tid: str, entries: list[Any]) -> bool:
+        """Whether a log's last entry (XREVRANGE COUNT 1) is before the replica's, or at its
+        version with another hash. Redis is never legitimately behind a replica: a writer appends
+        before it applies."""
+        live = self.replica.tournaments.get(tid)
+        if live is None or not live.version:
+            return False
+        have = int(_text(entries[0][0]).partition("-")[0]) if entries else 0  # type: ignore[union-attr]
+        mine = head_hash(live)
+        if have < live.version:
+            return True
+        return have == live.version and mine is not None and _text(entries[0][1].get(b"h")) != mine
+
+    def tasks(self) -> list[asyncio.Task[None]]:
+        """The watch and the high-water file's saver, to run as long as the server does."""
+        return [
+            asyncio.create_task(self.watch(), name="integrity-watch"),
+            asyncio.create_task(keep_saved(self.watermark, self.marks), name="watermark"),
+        ]
+
+
+async def start(svc: Services) -> Guard:
+    """Create the process's Guard, compare Redis with the high-water file, hook the replica."""
+    settings = svc.settings
+    path = Watermark.path_for(settings.data_dir, settings.key_prefix)
+    guard = Guard(svc.store, svc.replica, await asyncio.to_thread(Watermark.load, path))
+    await guard.start()
+    svc.replica.on_reconnect = guard.check
+    return guard
+
+
+def refuse(svc: Services, tid: str | None) -> None:
+    """For the write path: raise 503 store_behind while ``tid`` (or the store) must be restored."""
+    guard: Guard | None = getattr(svc, "guard", None)
+    if guard is not None:
+        guard.refuse(tid)
+
+
+async def health(request: Request) -> Response:
+    """Whether Redis answers and, per tournament, its version and whether the store is behind.
+
+    ``{"redis": "ok"|"down", "epoch": "ok"|"lost", "tournaments": {id: {"version": N, "state":
+    "ok"|"behind", "seen": M, "reason": …}}}``; ``version`` is what the store holds, ``shown``
+    what this server shows when that differs."""
+    svc: Services = request.app.state.services
+    guard: Guard | None = getattr(svc, "guard", None)
+    try:
+        await asyncio.wait_for(svc.redis.ping(), 1.0)
+        redis = "ok"
+    except (RedisError, OSError, TimeoutError):
+        redis = "down"
+    behind = guard.behind if guard is not None else {}
+    tournaments: dict[str, Any] = {}
+    for tid, live in svc.replica.tournaments.items():
+        tournaments[tid] = {"version": live.version, "state": "ok"}
+    for tid, lost in behind.items():
+        entry = {"version": lost.have, **lost.view()}
+        live = svc.replica.tournaments.get(tid)
+        if live is not None and live.version != lost.have:
+            entry["shown"] = live.version
+        tournaments[tid] = entry
+    epoch = "lost" if guard is not None and guard.epoch_lost else "ok"
+    return JSONResponse({"redis": redis, "epoch": epoch, "tournaments": tournaments})
+
+
+routes = [Route("/api/health", health, methods=["GET"])]
