@@ -215,6 +215,7 @@
 
     emit(names, rowKeys, before, info) {
       this.behindPings = 0;
+      integrityBanner(this.views.integrity, this.version);
       try {
         this.onchange(names, rowKeys, before, info);
       } catch (error) {
@@ -248,6 +249,31 @@
         console.error("backglass: onstatus failed", error);
       }
     }
+  }
+
+  /* The score store lost records (docs/store-loss.md): the ``integrity`` view is present while the
+   * TD restores them. A page that still shows more than the store holds (a server that kept its
+   * memory) is complete, but nothing new can be recorded. */
+  function integrityBanner(mark, version) {
+    let node = global.document.getElementById("integrity-banner");
+    if (!mark) {
+      if (node) node.remove();
+      return;
+    }
+    if (!node) {
+      node = global.document.createElement("div");
+      node.id = "integrity-banner";
+      node.setAttribute("role", "alert");
+      node.style.cssText =
+        "position:sticky;top:0;z-index:1000;padding:0.6em 1em;background:#b00020;color:#fff;" +
+        "font-weight:600;text-align:center";
+      global.document.body.prepend(node);
+    }
+    const text =
+      typeof version === "number" && version > mark.have
+        ? "Scores cannot be recorded right now — the score store lost records; the TD is restoring them"
+        : "Standings incomplete — the score store lost records; the TD is restoring them";
+    if (node.textContent !== text) node.textContent = text;
   }
 
   /* ---- helpers shared by the pages ---- */
