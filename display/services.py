@@ -20,8 +20,9 @@ from display import regression
 from display.auth import Auth
 from display.embedded_redis import EmbeddedRedis
 from display.hub import Hub
+from display.redis_supervisor import RedisSupervisor
 from display.replica import Replica
-from display.settings import Settings
+from display.settings import Settings, insecure_redis
 from display.store import LogStore
 
 log = logging.getLogger("backglass")
@@ -60,6 +61,9 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
     if url is None:
         embedded = EmbeddedRedis(settings.data_dir)
         url = await asyncio.to_thread(embedded.start)
+    elif (problem := insecure_redis(url)) and not settings.allow_insecure_redis:
+        log.critical("%s", problem)
+        raise RuntimeError(problem)
     redis = Redis.from_url(url, health_check_interval=10)
     tail = Redis.from_url(url)
     hub = Hub(settings.queue_size)
@@ -81,6 +85,9 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
             asyncio.create_task(replica.heartbeat(settings.heartbeat_seconds), name="heartbeat"),
         ]
         svc.tasks += svc.guard.tasks()
+        if embedded is not None:  # restart it if it dies (docs/redis.md)
+            supervisor = RedisSupervisor(embedded).run()
+            svc.tasks.append(asyncio.create_task(supervisor, name="redis-supervisor"))
         yield svc
     finally:
         for task in svc.tasks:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlparse
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,9 @@ class Settings:
     queue_size: int = 64
     heartbeat_seconds: float = 5.0
     history_size: int = 512
+    # A REDIS_URL to another host without a password is refused at start-up (insecure_redis,
+    # docs/redis.md) unless BACKGLASS_ALLOW_INSECURE_REDIS=1.
+    allow_insecure_redis: bool = False
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -33,4 +38,28 @@ class Settings:
             data_dir=Path(os.environ.get("BACKGLASS_DATA", ".data")),
             key_prefix=os.environ.get("BACKGLASS_PREFIX", "bg"),
             td_password=os.environ.get("BACKGLASS_TD_PASSWORD") or None,
+            allow_insecure_redis=os.environ.get("BACKGLASS_ALLOW_INSECURE_REDIS", "") == "1",
         )
+
+
+def insecure_redis(url: str) -> str | None:
+    """Why ``url`` is not safe to use, or None: a Redis on another host (not loopback, not a unix
+    socket) reached without a password, which anyone on its network could rewrite the scores in.
+    The message is for the person starting the server (docs/redis.md)."""
+    parsed = urlparse(url)
+    if parsed.scheme == "unix" or parsed.password:
+        return None
+    host = (parsed.hostname or "localhost").lower()
+    if host == "localhost":
+        return None
+    try:
+        if ipaddress.ip_address(host).is_loopback:
+            return None
+    except ValueError:
+        pass  # a host name
+    return (
+        f"REDIS_URL points at {host}, another host, without a password: anyone who can reach it "
+        "could change or delete the scores. Give the app its ACL user and password "
+        "(redis://backglass:PASSWORD@host:6379/0, or rediss:// for TLS; see docs/redis.md), or "
+        "set BACKGLASS_ALLOW_INSECURE_REDIS=1 if that network is yours alone."
+    )
