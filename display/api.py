@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import desk_records, kinds, regression
+from display import desk_records, hall_auth, kinds, regression, throttle
 from display.auth import Principal
 from display.errors import ApiError
 from display.schemas import (
@@ -61,6 +61,10 @@ async def body(request: Request, model: type[BaseModel] | tuple[type[BaseModel],
 async def signed_in(request: Request, tournament: str | None, td_only: bool = False) -> Principal:
     principal = await services(request).auth.principal(request.headers.get("authorization"))
     if principal is None:
+        if await hall_auth.is_player_session(services(request).auth, request):
+            raise ApiError(
+                403, "players_may_not", "A player's sign-in cannot do this; a steward or TD can."
+            )
         raise ApiError(
             401, "sign_in_required", "Sign in first: this needs a steward or TD sign-in."
         )
@@ -165,7 +169,9 @@ async def sign_in(request: Request) -> Response:
         raise ApiError(422, "invalid_request", "Give the password (TD) or PIN (steward).")
     if data.role == "steward" and (not data.tournament or not data.name):
         raise ApiError(422, "invalid_request", "A steward signs in with tournament, name and PIN.")
-    token = await services(request).auth.sign_in(data.role, secret, data.tournament, data.name)
+    account = throttle.account_for(request, data.role, data.tournament, data.name)
+    async with throttle.guard(request, account):  # 429 while guessing; failures listed for the TD
+        token = await services(request).auth.sign_in(data.role, secret, data.tournament, data.name)
     return JSONResponse({"token": token, "role": data.role, "tournament": data.tournament})
 
 

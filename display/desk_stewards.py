@@ -6,6 +6,8 @@ log, which is public (``display/auth.py``).
     DELETE /api/t/{t}/stewards/{name}     TD: revoke: the PIN stops working, sessions end at once
     GET    /api/sessions                  TD: every session signed in now (TD and stewards)
     DELETE /api/session                   sign out (the caller's own session)
+    GET    /api/t/{t}/sign-in-failures    TD: recent wrong PINs of its stewards and players
+    GET    /api/sign-in-failures          TD: recent wrong TD passwords (and unknown tournaments)
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from display import throttle
 from display.api import live_or_404, services, signed_in
 from display.errors import ApiError
 
@@ -45,9 +48,24 @@ async def sign_out(request: Request) -> Response:
     return JSONResponse({"signed_out": True})
 
 
+async def list_failures(request: Request) -> Response:
+    """TD: recent wrong sign-ins to this tournament, newest first (``display/throttle.py``)."""
+    tid = live_or_404(request).id
+    await signed_in(request, tid, td_only=True)
+    return JSONResponse({"failures": await throttle.of(request).failures(tid)})
+
+
+async def list_td_failures(request: Request) -> Response:
+    """TD: recent wrong TD passwords and sign-ins to unknown tournaments, newest first."""
+    await signed_in(request, None, td_only=True)
+    return JSONResponse({"failures": await throttle.of(request).failures(None)})
+
+
 routes = [
     Route("/api/t/{tournament}/stewards", list_stewards, methods=["GET"]),
     Route("/api/t/{tournament}/stewards/{name}", revoke_steward, methods=["DELETE"]),
     Route("/api/sessions", list_sessions, methods=["GET"]),
     Route("/api/session", sign_out, methods=["DELETE"]),
+    Route("/api/t/{tournament}/sign-in-failures", list_failures, methods=["GET"]),
+    Route("/api/sign-in-failures", list_td_failures, methods=["GET"]),
 ]

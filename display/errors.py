@@ -5,7 +5,9 @@ Bodies are ``{"error": code, "message": text}``; the message is for a steward, n
 
 from __future__ import annotations
 
+import logging
 import re
+from typing import Any
 
 from pydantic import ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -20,6 +22,8 @@ from starlette.responses import JSONResponse, Response
 from display.store import IdempotencyMismatch
 from scoring import errors as scoring_errors
 
+log = logging.getLogger("backglass")
+
 STATUS = {
     scoring_errors.UnknownPlayer: 404,
     scoring_errors.UnknownMachine: 404,
@@ -33,9 +37,18 @@ STATUS = {
 class ApiError(Exception):
     """An error with its HTTP status, stable code and message."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: str,
+        message: str,
+        headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        """``headers`` go on the response (e.g. ``Retry-After``); ``extra`` fields join the body."""
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.headers, self.extra = headers, extra or {}
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
@@ -56,7 +69,8 @@ async def on_scoring_error(request: Request, exc: Exception) -> Response:
 
 async def on_api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return error_response(exc.status, exc.code, exc.message)
+    body = {"error": exc.code, "message": exc.message, **exc.extra}
+    return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
 
 async def on_validation_error(request: Request, exc: Exception) -> Response:
@@ -78,7 +92,8 @@ async def on_idempotency_mismatch(request: Request, exc: Exception) -> Response:
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, HTTPException)
-    return error_response(exc.status_code, "http_error", exc.detail)
+    body = {"error": "http_error", "message": exc.detail}
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 async def on_store_unavailable(request: Request, exc: Exception) -> Response:
@@ -105,6 +120,19 @@ async def on_store_refused(request: Request, exc: Exception) -> Response:
     raise exc
 
 
+async def on_unexpected(request: Request, exc: Exception) -> Response:
+    """Last resort for a bug: a plain 500 in the usual shape instead of Starlette's text page.
+    Starlette re-raises the exception after this answer, so the server log keeps the traceback;
+    ``log`` adds which request it was."""
+    log.error("unexpected %s on %s %s", type(exc).__name__, request.method, request.url.path)
+    return error_response(
+        500,
+        "internal_error",
+        "Something went wrong on the server. Check whether it shows before sending it again, "
+        "and tell the TD if it keeps happening.",
+    )
+
+
 HANDLERS = {
     RedisResponseError: on_store_refused,
     RedisConnectionError: on_store_unavailable,
@@ -114,4 +142,5 @@ HANDLERS = {
     ValidationError: on_validation_error,
     IdempotencyMismatch: on_idempotency_mismatch,
     HTTPException: on_http_error,
+    Exception: on_unexpected,
 }

@@ -99,6 +99,10 @@ async def actor(request: Request, tid: str, players_too: bool = False) -> tuple[
         player = await pins(request).player(tid, header)
         if player is not None:
             return f"player:{player}", "player"
+    if await pins(request).exists(header):  # a player's sign-in, for what only staff may do
+        raise ApiError(
+            403, "players_may_not", "A player's sign-in cannot do this; a steward or TD can."
+        )
     who = "a steward, TD or player" if players_too else "a steward or TD"
     raise ApiError(401, "sign_in_required", f"Sign in first: this needs {who} sign-in.")
 

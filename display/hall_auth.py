@@ -16,8 +16,9 @@ import secrets
 
 import orjson
 from redis.asyncio import Redis
+from starlette.requests import Request
 
-from display.auth import SESSION_SECONDS, _hash, _verify
+from display.auth import SESSION_SECONDS, Auth, _hash, _verify
 from display.errors import ApiError
 
 
@@ -59,8 +60,19 @@ class PlayerPins:
         session = orjson.loads(raw)
         return str(session["player"]) if session.get("tournament") == tournament else None
 
+    async def exists(self, authorization: str | None) -> bool:
+        """Whether an ``Authorization: Bearer`` header holds a player's session (any tournament)."""
+        if not authorization or not authorization.lower().startswith("bearer "):
+            return False
+        return bool(await self.redis.exists(self._session(authorization[7:].strip())))
+
     def _pins(self, tournament: str) -> str:
         return f"{self.prefix}:t:{tournament}:player-pins"
 
     def _session(self, token: str) -> str:
         return f"{self.prefix}:player-session:{hashlib.sha256(token.encode()).hexdigest()}"
+
+
+async def is_player_session(auth: Auth, request: Request) -> bool:
+    """Whether the request is signed in with a player's PIN (so a refusal can say 403, not 401)."""
+    return await PlayerPins(auth.redis, auth.prefix).exists(request.headers.get("authorization"))

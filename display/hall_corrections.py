@@ -39,7 +39,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import hall_queue
+from display import hall_queue, throttle
 from display.api import body, live_or_404, services, signed_in, stamp, write, written
 from display.errors import ApiError
 from display.hall_api import hall_of, pins
@@ -259,7 +259,8 @@ async def player_session(request: Request) -> Response:
     The token joins and leaves queues for that player only, and is no steward's."""
     tid = live_or_404(request).id
     data = await body(request, PlayerSignIn)
-    token = await pins(request).sign_in(tid, data.player, data.pin)
+    async with throttle.guard(request, throttle.account_for(request, "player", tid, data.player)):
+        token = await pins(request).sign_in(tid, data.player, data.pin)
     return JSONResponse({"token": token, "tournament": tid, "player": data.player})
 
 

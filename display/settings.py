@@ -26,6 +26,15 @@ class Settings:
     queue_size: int = 64
     heartbeat_seconds: float = 5.0
     history_size: int = 512
+    # Sign-in throttle (display/throttle.py; the arithmetic is in docs/sign-in.md): free wrong
+    # tries, then delays doubling from the base, capped per source (long) and per account (short).
+    throttle_free: int = 5
+    throttle_base_seconds: float = 1.0
+    throttle_source_cap_seconds: float = 900.0
+    throttle_account_cap_seconds: float = 60.0
+    # True only when a reverse proxy is in front: the client address is then the last
+    # X-Forwarded-For entry (the one the proxy added), not the proxy's own address.
+    trust_proxy: bool = False
     # A REDIS_URL to another host without a password is refused at start-up (insecure_redis,
     # docs/redis.md) unless BACKGLASS_ALLOW_INSECURE_REDIS=1.
     allow_insecure_redis: bool = False
@@ -38,6 +47,7 @@ class Settings:
             data_dir=Path(os.environ.get("BACKGLASS_DATA", ".data")),
             key_prefix=os.environ.get("BACKGLASS_PREFIX", "bg"),
             td_password=os.environ.get("BACKGLASS_TD_PASSWORD") or None,
+            trust_proxy=os.environ.get("BACKGLASS_TRUST_PROXY", "") in ("1", "true", "yes"),
             allow_insecure_redis=os.environ.get("BACKGLASS_ALLOW_INSECURE_REDIS", "") == "1",
         )
 

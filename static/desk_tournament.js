@@ -169,6 +169,7 @@
     const r = await desk.api("GET", base + "/stewards");
     if (r.ok) state.stewards = r.data.stewards;
     renderStewards();
+    loadFailures();
   }
 
   function renderStewards() {
@@ -185,6 +186,16 @@
       );
     });
     $("stewards-table").replaceChildren(el("thead", {}, head), el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { class: "muted", colspan: "4" }, "No stewards yet."))));
+  }
+
+  async function loadFailures() {
+    const r = await desk.api("GET", base + "/sign-in-failures");
+    if (!r.ok) return;
+    const head = el("tr", {}, ["When", "Who", "From"].map((t) => el("th", {}, t)));
+    const rows = r.data.failures.slice(0, 20).map((f) =>
+      el("tr", {}, el("td", { class: "muted" }, new Date(f.at).toLocaleTimeString()), el("td", {}, f.account), el("td", { class: "muted" }, f.source))
+    );
+    $("failures-table").replaceChildren(el("thead", {}, head), el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { class: "muted", colspan: "3" }, "None."))));
   }
 
   async function issue(event) {
