@@ -14,6 +14,7 @@ seconds. Restarting reloads the AOF, so everything acknowledged before the death
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 
@@ -58,10 +59,21 @@ class RedisSupervisor:
             await asyncio.sleep(delay)
             delay = min(delay * 2, MAX_DELAY)
             try:
-                await asyncio.to_thread(self.embedded.start)
+                await self._start()
             except (EmbeddedRedisError, OSError) as exc:  # e.g. a full disk: try again later
                 log.error("embedded Redis did not restart: %s", exc)
                 continue
             self.restarts += 1
             up_since = time.monotonic()
             log.warning("embedded Redis restarted (%d so far)", self.restarts)
+
+    async def _start(self) -> None:
+        """``embedded.start`` in a thread. Cancelled (shutdown), it still waits for the thread, so
+        ``EmbeddedRedis.stop`` afterwards sees (and stops) a Redis it was starting."""
+        starting = asyncio.ensure_future(asyncio.to_thread(self.embedded.start))
+        try:
+            await asyncio.shield(starting)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await starting
+            raise

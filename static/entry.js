@@ -86,16 +86,18 @@
   }
 
   /* Send until the server answers (anything but 502-504), always with the same key; ``token()``
-   * is asked before each try, ``onRetry(attempt)`` is told after each failure. */
+   * is asked before each try, ``onRetry(attempt, res)`` is told after each failure (``res``: the
+   * 502-504 answer, undefined when there was none). */
   async function submitOnce(url, body, key, options) {
     for (let attempt = 1; ; attempt++) {
+      let res;
       try {
-        const res = await request(url, body, { key: key, token: options.token() });
+        res = await request(url, body, { key: key, token: options.token() });
         if (!RETRY_STATUSES.has(res.status)) return res;
       } catch (_) {
         /* no answer: retry with the same key */
       }
-      options.onRetry(attempt);
+      options.onRetry(attempt, res);
       await sleep(Math.min(1000 * 2 ** (attempt - 1), 5000));
     }
   }
@@ -137,6 +139,8 @@
 
   const ENTRY_TEXT = {
     retry: "Retrying the same entry — it will not be recorded twice.",
+    // a 503: the server says its score store could not keep it (docs/redis.md)
+    notSaved: "NOT SAVED — the server cannot store it right now",
     unsure: "This entry may already be recorded. Submit it again to find out, or press Edit again to discard it.",
     resume: "This entry was being sent when the page closed. Submit it again — it will not be recorded twice.",
     signInAgain: " Sign in again, then submit.",
@@ -149,7 +153,7 @@
    *   recorded(pending, res)  the server recorded it (state.pending is already cleared)
    *   discarded()             Edit pressed (twice if it may be recorded): back to the form
    *   show(screen), renderConfirm()
-   *   text: {retry, unsure, resume, signInAgain}  optional: the page's wording (ENTRY_TEXT else)
+   *   text: {retry, notSaved, unsure, resume, signInAgain}  optional: the page's wording (ENTRY_TEXT else)
    * Returns resumed(): call it once the page is drawn, to say a reloaded entry is still pending. */
   function confirmation(state, keys, page) {
     const text = Object.assign({}, ENTRY_TEXT, page.text);
@@ -181,7 +185,10 @@
       page.renderConfirm();
       const res = await submitOnce(page.url(pending), pending.body, pending.key, {
         token: () => state.session.token,
-        onRetry: (attempt) => notice("No answer from the server (try " + attempt + "). " + text.retry),
+        onRetry: (attempt, res) => {
+          const what = res && res.status === 503 ? text.notSaved : "No answer from the server";
+          notice(what + " (try " + attempt + "). " + text.retry);
+        },
       });
       state.sending = false;
       notice("");

@@ -18,6 +18,7 @@
   const FIRST_DELAY_MS = 500;
   const MAX_DELAY_MS = 5000;
   const PING_GRACE_MS = 7000; // pings come every 5 s
+  let storeDownAt = null; // Date.now() when a ping first said the score store is down, else null
 
   function isObject(value) {
     return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -69,6 +70,7 @@
       this.statusTimer = null;
       this.behindPings = 0;
       this.connections = 0;
+      this.storeDown = false;
     }
 
     start() {
@@ -157,11 +159,16 @@
         this.attempt = 0;
         this.applyPatch(message);
       } else if (message.type === "ping") {
+        // "store": "down" while the server cannot reach its score store: not live, though the
+        // socket is fine (docs/protocol.md, "Store outage"); the next ping without it ends that
+        this.storeDown = message.store === "down";
+        if (this.storeDown && storeDownAt === null) storeDownAt = Date.now();
+        if (!this.storeDown) storeDownAt = null;
         if (this.version === null) return;
         this.attempt = 0;
         this.checkPing(message);
       }
-      this.setConnected(this.version !== null && this.ws !== null);
+      this.setConnected(this.version !== null && this.ws !== null && !this.storeDown);
     }
 
     applySnapshot(message) {
@@ -363,7 +370,8 @@
     return node;
   }
 
-  /* The status corner: "live", "connecting…", or "offline — data 42 s old". */
+  /* The status corner: "live", "connecting…", "offline — data 42 s old", or, while the server says
+   * its score store is down, "reconnecting — data 42 s old" (counted from the outage). */
   function showStatus(node, connected, age) {
     if (!node) return;
     let state;
@@ -374,6 +382,9 @@
     } else if (age === null) {
       state = "connecting";
       text = "connecting…";
+    } else if (storeDownAt !== null) {
+      state = "reconnecting";
+      text = "reconnecting — data " + Math.floor(Math.max(age, (Date.now() - storeDownAt) / 1000)) + " s old";
     } else {
       state = "offline";
       text = "offline — data " + Math.floor(age) + " s old";

@@ -1,0 +1,152 @@
+"""Redis trouble seen from Chromium: the hall display says "reconnecting" while Redis is down and
+catches up by itself after; the steward's phone says NOT SAVED while the disk under Redis is full,
+keeps retrying with the same key, and records the score once when space returns."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import signal
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import redis
+from playwright.async_api import Response, expect
+
+from display.embedded_redis import EmbeddedRedis
+from display.settings import Settings
+from tests.browser.conftest import PHONE, NewPage, score_records, serve_on, steward_pin
+from tests.browser.test_steward import enter, sign_in
+from tests.test_disk_full import fill, small_tmpfs
+from tests.utils import TD_PASSWORD, Api, free_port
+
+pytestmark = pytest.mark.browser
+
+EPC = "epc-qualifying"
+
+
+async def test_display_shows_reconnecting_while_redis_is_down(
+    tmp_path: Path, new_page: NewPage
+) -> None:
+    """kill -9 Redis under a running server: the display's websocket stays open, yet its status
+    corner turns to "reconnecting — data N s old" (the server's pings say the store is down); Redis
+    restarted on the same data dir, it is live again and shows the next score, without a reload."""
+    store = EmbeddedRedis(tmp_path / "redis")
+    settings = Settings(
+        redis_url=store.start(),
+        data_dir=tmp_path / "data",
+        td_password=TD_PASSWORD,
+        heartbeat_seconds=1.0,
+    )
+    page = await new_page()
+    status = page.locator("#status")
+    try:
+        async with serve_on(settings, free_port()) as base:
+            api = Api(base)
+            await api.sign_in_td()
+            await api.tournament("ro", EPC, players=3, machines=1)
+            await api.score("ro", 1, 1, 1_000)
+            await page.goto(f"{base}/t/ro/display?views=machines&seconds=600")
+            await expect(status).to_have_attribute("data-state", "live")
+            await page.evaluate("window.sameDocument = true")
+
+            assert store.process is not None
+            store.process.send_signal(signal.SIGKILL)
+            store.process.wait()
+            await expect(status).to_have_attribute("data-state", "reconnecting")
+            await expect(status.locator(".status-text")).to_have_text(
+                re.compile(r"^reconnecting — data \d+ s old$")
+            )
+            refused = await api.score("ro", 2, 1, 2_000)
+            assert refused.status_code == 503
+
+            store.start()
+            await expect(status).to_have_attribute("data-state", "live", timeout=15_000)
+            key = uuid.uuid4().hex
+            for _ in range(100):
+                pushed = await api.score("ro", 2, 1, 2_000, key=key)
+                if pushed.status_code == 201:
+                    break
+                await asyncio.sleep(0.1)
+            assert pushed.status_code == 201, pushed.text
+            await expect(page.locator('.row[data-player="2"]')).to_contain_text("2,000")
+            assert await page.evaluate("window.sameDocument") is True  # no reload
+            await api.close()
+    finally:
+        store.stop()
+
+
+def use_up_the_aof_page(data_dir: Path) -> None:
+    """On a full disk the AOF's last page may still hold a few hundred bytes, enough for one more
+    score. Tiny writes fill that room until one fails and Redis exits; the supervisor restarts it
+    with under ~40 bytes left, which no score (or session touch) fits in."""
+    admin_url = EmbeddedRedis(data_dir).admin_url
+    for i in range(1000):
+        try:
+            with redis.Redis.from_url(admin_url) as admin:
+                admin.set(f"p:{i}", "x")
+        except redis.ConnectionError:
+            break
+    else:
+        raise AssertionError("Redis kept writing on a full disk")
+    for _ in range(200):  # back up (the supervisor), before the steward submits
+        try:
+            with redis.Redis.from_url(admin_url) as admin:
+                if admin.ping():
+                    return
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    raise AssertionError("the supervisor did not restart Redis")
+
+
+async def test_steward_sees_not_saved_while_the_disk_is_full(
+    tmp_path: Path, new_page: NewPage
+) -> None:
+    """The embedded Redis on a full tmpfs: Submit answers 503, the phone says NOT SAVED and retries
+    with one Idempotency-Key; once the filler is deleted the supervisor's Redis takes it, the phone
+    shows it recorded, and the log holds it once."""
+    with small_tmpfs(tmp_path / "disk") as disk:
+        settings = Settings(data_dir=disk / "data", td_password=TD_PASSWORD)
+        async with serve_on(settings, free_port()) as base:
+            api = Api(base)
+            await api.sign_in_td()
+            await api.tournament("df", EPC, players=3, machines=1)
+            pin = await steward_pin(api, "df", "Sam")
+            page = await new_page(PHONE)
+            await sign_in(page, base, "df", "Sam", pin)
+            await enter(page, "1", "2", "4242")
+            await expect(page.locator("#screen-confirm")).to_be_visible()
+
+            statuses: list[int] = []
+            keys: set[str | None] = set()
+
+            def on_response(response: Response) -> None:
+                request = response.request
+                if request.method == "POST" and request.url.endswith("/api/t/df/scores"):
+                    statuses.append(response.status)
+                    keys.add(request.headers.get("idempotency-key"))
+
+            page.on("response", on_response)
+            filler = fill(disk)
+            await asyncio.to_thread(use_up_the_aof_page, settings.data_dir)  # the server runs here
+            await page.click("#confirm-submit")
+            notice = page.locator("#confirm-notice")
+            await expect(notice).to_contain_text("NOT SAVED")
+            await expect(page.locator("#screen-confirm")).to_be_visible()
+            assert statuses and set(statuses) == {503}, statuses
+            for _ in range(200):  # reads work whenever the supervisor has Redis up
+                log = await api.http.get("/api/t/df/log")
+                if log.status_code == 200:
+                    break
+                await asyncio.sleep(0.05)
+            assert [r for r in log.json()["records"] if r["type"] == "score_recorded"] == []
+
+            filler.unlink()
+            await expect(page.locator("#screen-confirm")).to_be_hidden(timeout=20_000)
+            assert statuses[-1] == 201 and set(statuses[:-1]) == {503}, statuses
+            assert len(keys) == 1 and None not in keys  # every try sent the same key
+            records = await score_records(api, "df")
+            assert [(r["player"], r["score"]) for r in records] == [("2", 4242)]
+            await api.close()
