@@ -279,10 +279,10 @@ async def get_view(request: Request) -> Response:
 
 async def get_log(request: Request) -> Response:
     live = live_or_404(request)
-    try:
-        after = int(request.query_params.get("after", "0"))
-    except ValueError:
-        raise ApiError(400, "invalid_request", "after must be a version number.") from None
+    raw = request.query_params.get("after", "0")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):  # no "-1", "²", 10^30 for Redis
+        raise ApiError(400, "invalid_request", "after must be a version number: 0, 1, 2 …")
+    after = int(raw)
     found = await services(request).store.read(live.id, after, count=10_000)
     return JSONResponse({"records": [{"seq": r.seq, **r.data} for r in found]})
 

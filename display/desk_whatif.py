@@ -127,7 +127,7 @@ async def what_if(request: Request) -> Response:
     raw = request.query_params.get("target")
     asked = None
     if raw:
-        if not raw.isdigit() or not 1 <= int(raw) <= 100_000:
+        if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 100_000:
             raise ApiError(422, "invalid_request", "The target is a place: 1, 2, 3 …")
         asked = int(raw)
     tournament = qualifying(live.state)

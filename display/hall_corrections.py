@@ -74,8 +74,8 @@ class PlayerSignIn(Body):
 
 def seq_param(request: Request) -> int:
     raw = request.path_params["seq"]
-    if not raw.isdigit():
-        raise ApiError(404, "unknown_record", f"{raw!r} is not a record number.")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):  # Redis stream ids are 64-bit
+        raise ApiError(404, "unknown_record", f"{raw[:40]!r} is not a record number.")
     return int(raw)
 
 

@@ -1,4 +1,10 @@
-"""``/openapi.json``: the API described as OpenAPI 3.1, request schemas taken from pydantic."""
+"""``/openapi.json``: the API described as OpenAPI 3.1, request schemas taken from pydantic.
+
+Every operation declares its answers: the success shape (exactly for the core operations below,
+"a JSON object" or the file type for the ones listed from competition kinds' and desk routes),
+and every error as ``{"error", "message"}`` (``Error``; a 429 adds ``retry_after``). The fuzz
+test (tests/test_fuzz_api.py) checks real answers against these schemas.
+"""
 
 from __future__ import annotations
 
@@ -16,38 +22,109 @@ from display import schemas
 
 ERROR = {
     "type": "object",
-    "properties": {"error": {"type": "string"}, "message": {"type": "string"}},
+    "properties": {
+        "error": {"type": "string", "description": "stable code, e.g. unknown_player"},
+        "message": {"type": "string", "description": "for a steward to read"},
+        "retry_after": {"type": "number", "description": "429: seconds until a retry is taken"},
+    },
     "required": ["error", "message"],
 }
-WRITE_ERRORS = {
+ERRORS = {
+    "400": "the body is not JSON, or a header is malformed",
     "401": "not signed in, or a wrong password or PIN",
-    "403": "signed in, but not allowed (TD only, another tournament)",
-    "404": "unknown tournament, player or machine",
+    "403": "signed in, but not allowed (TD only, another tournament, a player's sign-in)",
+    "404": "unknown tournament, player, machine or record",
     "409": "the rules refuse it now (a seventh machine, a second score that is not the joker, …)",
+    "413": "the body is too large",
     "422": "invalid input (a score that is not a whole number 0 … 2^53−1, a bad setting, …)",
+    "503": "the score store is not answering: nothing was recorded, send it again",
+}
+SIGN_IN_ERRORS = {"429": "too many wrong PINs or passwords: wait Retry-After seconds"}
+CORRECTION_ERRORS = {
+    "412": "the entry changed since the If-Match version",
+    "428": "If-Match (the entry's version) is missing",
 }
 TD = "TD"
 STEWARD = "steward or TD"
 
-# path, method, summary, body model(s), who may call (None = anyone)
-OPERATIONS: list[tuple[str, str, str, Any, str | None]] = [
-    ("/api/session", "post", "Sign in; returns a bearer token", schemas.SignIn, None),
-    ("/api/tournaments", "get", "List tournaments", None, None),
-    ("/api/tournaments", "post", "Create a tournament of a format", schemas.TournamentIn, TD),
-    ("/api/t/{tournament}", "get", "One tournament's summary and version", None, None),
+STRING = {"type": "string"}
+INTEGER = {"type": "integer"}
+VERSION = {"type": "integer", "minimum": 0}
+OBJECT: dict[str, Any] = {"type": "object"}
+
+
+def shape(required: dict[str, Any], **optional: Any) -> dict[str, Any]:
+    """A JSON object with ``required`` properties (and more allowed)."""
+    return {
+        "type": "object",
+        "properties": {**required, **optional},
+        "required": list(required),
+    }
+
+
+def array(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}
+
+
+SUMMARY = shape({"id": STRING, "version": VERSION}, name=STRING, players=INTEGER, machines=INTEGER)
+FAILURE = shape({"at": STRING, "source": STRING, "account": STRING, "kind": STRING})
+
+# path, method, summary, body model(s), who may call (None = anyone), success status and shape
+OPERATIONS: list[tuple[str, str, str, Any, str | None, str, dict[str, Any]]] = [
+    ("/api/session", "post", "Sign in; returns a bearer token", schemas.SignIn, None,
+     "200", shape({"token": STRING, "role": {"enum": ["td", "steward"]}})),
+    ("/api/tournaments", "get", "List tournaments", None, None,
+     "200", shape({"tournaments": array(SUMMARY)})),
+    ("/api/tournaments", "post", "Create a tournament of a format", schemas.TournamentIn, TD,
+     "201", shape({"version": VERSION, "id": STRING})),
+    ("/api/t/{tournament}", "get", "One tournament's summary and version", None, None,
+     "200", SUMMARY),
     ("/api/t/{tournament}/players", "post", "Add a player, or {players: [...]}",
-     (schemas.PlayerIn, schemas.PlayersIn), TD),
+     (schemas.PlayerIn, schemas.PlayersIn), TD,
+     "201", shape({"version": VERSION, "players": array(STRING)})),
     ("/api/t/{tournament}/machines", "post", "Add a machine, or {machines: [...]}",
-     (schemas.MachineIn, schemas.MachinesIn), TD),
-    ("/api/t/{tournament}/stewards", "post", "Issue a steward PIN", schemas.StewardIn, TD),
-    ("/api/t/{tournament}/scores", "post", "Push a score", schemas.ScoreIn, STEWARD),
+     (schemas.MachineIn, schemas.MachinesIn), TD,
+     "201", shape({"version": VERSION, "machines": array(STRING)})),
+    ("/api/t/{tournament}/stewards", "post", "Issue a steward PIN", schemas.StewardIn, TD,
+     "201", shape({"tournament": STRING, "name": STRING,
+                   "pin": {"type": "string", "pattern": "^[0-9]{6}$"}})),
+    ("/api/t/{tournament}/scores", "post", "Push a score", schemas.ScoreIn, STEWARD,
+     "201", shape({"version": VERSION, "record": OBJECT})),
     ("/api/t/{tournament}/settings", "post", "Change settings (standings are rebuilt)",
-     schemas.SettingsIn, TD),
-    ("/api/formats", "get", "Format names a tournament can be created with", None, None),
-    ("/api/t/{tournament}/views", "get", "Every view at the current version", None, None),
-    ("/api/t/{tournament}/views/{name}", "get", "One view (e.g. standings, machine/7)", None, None),
-    ("/api/t/{tournament}/log", "get", "Records after ?after=version", None, None),
+     schemas.SettingsIn, TD, "201", shape({"version": VERSION, "settings": OBJECT})),
+    ("/api/formats", "get", "Format names a tournament can be created with", None, None,
+     "200", shape({"formats": array(STRING)})),
+    ("/api/t/{tournament}/views", "get", "Every view at the current version", None, None,
+     "200", shape({"version": VERSION, "views": OBJECT})),
+    ("/api/t/{tournament}/views/{name}", "get", "One view (e.g. standings, machine/7)", None,
+     None, "200", shape({"version": VERSION, "view": {}})),
+    ("/api/t/{tournament}/log", "get", "Records after ?after=version", None, None,
+     "200", shape({"records": array(shape({"seq": INTEGER, "type": STRING}))})),
 ]  # fmt: skip
+
+# Success shapes of routes listed from their handlers (method, path) -> (status, shape).
+KNOWN: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
+    ("DELETE", "/api/session"): ("200", shape({"signed_out": {"const": True}})),
+    ("GET", "/api/sessions"): ("200", shape({"sessions": array(OBJECT)})),
+    ("GET", "/api/t/{tournament}/stewards"): ("200", shape({"stewards": array(OBJECT)})),
+    ("GET", "/api/sign-in-failures"): ("200", shape({"failures": array(FAILURE)})),
+    ("GET", "/api/t/{tournament}/sign-in-failures"): ("200", shape({"failures": array(FAILURE)})),
+    ("GET", "/api/templates"): ("200", shape({"templates": array(OBJECT)})),
+    ("POST", "/api/t/{tournament}/player-session"): (
+        "200",
+        shape({"token": STRING, "tournament": STRING, "player": STRING}),
+    ),
+}
+FILES = {".csv": "text/csv", ".jsonl": "application/x-ndjson"}
+QUERY = {
+    "/api/t/{tournament}/log": [
+        ("after", {"type": "integer", "minimum": 0}, "records after this version (default 0)"),
+    ],
+    "/api/t/{tournament}/what-if": [
+        ("player", STRING, "the player's number"),
+        ("target", {"type": "integer", "minimum": 1, "maximum": 100_000}, "the place wanted"),
+    ],
+}
 
 
 def _schema(model: type[BaseModel], defs: dict[str, Any]) -> dict[str, Any]:
@@ -57,18 +134,47 @@ def _schema(model: type[BaseModel], defs: dict[str, Any]) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{model.__name__}"}
 
 
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _responses(status: str, success: dict[str, Any], path: str, write: bool) -> dict[str, Any]:
+    """The success answer, then every error as ``Error`` (``default`` covers any other code)."""
+    error = {"$ref": "#/components/schemas/Error"}
+    suffix = next((s for s in FILES if path.endswith(s)), None)
+    ok = (
+        {"description": "OK", "content": {FILES[suffix]: {"schema": STRING}}}
+        if suffix
+        else _json(success, "Written" if write else "OK")
+    )
+    codes = dict(ERRORS)
+    if path in ("/api/session", "/api/t/{tournament}/player-session"):
+        codes |= SIGN_IN_ERRORS
+    if re.search(r"/scores/\{seq\}/(correct|void)$", path):
+        codes |= CORRECTION_ERRORS
+    answers = {status: ok} | {code: _json(error, text) for code, text in codes.items()}
+    answers["default"] = _json(error, "any other error, in the same shape")
+    return answers
+
+
+def _params(path: str) -> list[dict[str, Any]]:
+    """Path parameters (strings) and the query parameters ``QUERY`` lists for ``path``."""
+    names = [p.strip("{}").split(":")[0] for p in path.split("/") if p.startswith("{")]
+    found = [{"name": n, "in": "path", "required": True, "schema": STRING} for n in names]
+    plain = re.sub(r"\{(\w+):\w+\}", r"{\1}", path)
+    return found + [
+        {"name": name, "in": "query", "required": False, "schema": schema, "description": text}
+        for name, schema, text in QUERY.get(plain, [])
+    ]
+
+
 def build(routes: Iterable[BaseRoute] = ()) -> dict[str, Any]:
     """The OpenAPI document (pure; also used by the docs test). Operations of competition kinds
     (``routes`` under /api/ not described above) are listed from their handlers' docstrings."""
     paths: dict[str, Any] = {}
     defs: dict[str, Any] = {"Error": ERROR}
-    for path, method, summary, model, who in OPERATIONS:
-        op: dict[str, Any] = {"summary": summary, "responses": {"200": {"description": "OK"}}}
-        params = [p.strip("{}") for p in path.split("/") if p.startswith("{")]
-        op["parameters"] = [
-            {"name": p, "in": "path", "required": True, "schema": {"type": "string"}}
-            for p in params
-        ]
+    for path, method, summary, model, who, status, success in OPERATIONS:
+        op: dict[str, Any] = {"summary": summary, "parameters": _params(path)}
         if model is not None:
             models = model if isinstance(model, tuple) else (model,)
             refs = [_schema(m, defs) for m in models]
@@ -79,19 +185,10 @@ def build(routes: Iterable[BaseRoute] = ()) -> dict[str, Any]:
             }
             op["parameters"].append(
                 {"name": "Idempotency-Key", "in": "header", "required": False,
-                 "schema": {"type": "string", "maxLength": 200},
+                 "schema": {"type": "string", "minLength": 1, "maxLength": 200},
                  "description": "A retried key returns the first answer and writes nothing."}
             )  # fmt: skip
-            op["responses"] = {"201": {"description": "Written"}} if method == "post" else {}
-            if path == "/api/session":
-                op["responses"] = {"200": {"description": "Signed in"}}
-            for code, text in WRITE_ERRORS.items():
-                op["responses"][code] = {
-                    "description": text,
-                    "content": {
-                        "application/json": {"schema": {"$ref": "#/components/schemas/Error"}}
-                    },
-                }
+        op["responses"] = _responses(status, success, path, write=status == "201")
         if who is not None:
             op["security"] = [{"bearer": []}]
             op["description"] = f"Needs a {who} sign-in."
@@ -104,26 +201,18 @@ def build(routes: Iterable[BaseRoute] = ()) -> dict[str, Any]:
             if method.lower() in paths.get(path, {}):
                 continue
             doc = inspect.getdoc(route.endpoint) or route.path
-            params = [
-                p.strip("{}").split(":")[0] for p in route.path.split("/") if p.startswith("{")
-            ]
+            write = method != "GET"
+            status, success = KNOWN.get((method, path), ("2XX", OBJECT))
             op = {
                 "summary": doc.splitlines()[0],
                 "description": doc,
-                "parameters": [
-                    {"name": p, "in": "path", "required": True, "schema": {"type": "string"}}
-                    for p in params
-                ],
-                "responses": {"200": {"description": "OK"}},
+                "parameters": _params(route.path),
+                "responses": _responses(status, success, path, write),
             }
-            if method == "POST":
+            if write:
                 op["security"] = [{"bearer": []}]
-                op["requestBody"] = {
-                    "content": {"application/json": {"schema": {"type": "object"}}}
-                }
-                op["responses"] = {"201": {"description": "Written"}} | {
-                    code: {"description": text} for code, text in WRITE_ERRORS.items()
-                }
+            if method in ("POST", "PUT"):
+                op["requestBody"] = {"content": {"application/json": {"schema": OBJECT}}}
             paths.setdefault(path, {})[method.lower()] = op
     return {
         "openapi": "3.1.0",
