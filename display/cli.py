@@ -12,16 +12,26 @@ import uvicorn
 from display.demo import demo
 from display.offline import standings
 from display.settings import Settings
+from display.ws_protocol import MAX_FRAME_BYTES, protocol_class
 
 
-def uvicorn_config(app: object, host: str, port: int, **extra: object) -> uvicorn.Config:
+def uvicorn_config(
+    app: object, host: str, port: int, settings: Settings | None = None, **extra: object
+) -> uvicorn.Config:
     """uvicorn as Backglass runs it: websockets without per-message compression (it roughly doubles
-    memory per connection and costs CPU per client on every broadcast)."""
+    memory per connection and costs CPU per client on every broadcast), with the guards of
+    ``display/ws_protocol.py``, a frame size limit and protocol pings (``settings``, default from
+    the environment)."""
+    settings = settings or Settings.from_env()
+    ping = settings.ws_ping_seconds or None
     return uvicorn.Config(
         app,  # type: ignore[arg-type]
         host=host,
         port=port,
-        ws="websockets-sansio",
+        ws=protocol_class(settings.ws_stall_seconds),
+        ws_max_size=MAX_FRAME_BYTES,
+        ws_ping_interval=ping,
+        ws_ping_timeout=ping,
         ws_per_message_deflate=False,
         log_level="warning",
         **extra,  # type: ignore[arg-type]
@@ -47,7 +57,7 @@ def serve(host: str, port: int, data: Path | None) -> None:
     settings = Settings.from_env()
     if data is not None:
         settings = Settings(**{**settings.__dict__, "data_dir": data})
-    uvicorn.Server(uvicorn_config(create_app(settings), host, port)).run()
+    uvicorn.Server(uvicorn_config(create_app(settings), host, port, settings)).run()
 
 
 cli.add_command(standings)

@@ -172,7 +172,10 @@ class Guard:
                 found = _text(await self.redis.get(self.epoch_key))
                 self.watermark.epoch = found
                 self.watermark.marks = self.marks()
-                await asyncio.to_thread(self.watermark.save)
+                try:
+                    await asyncio.to_thread(self.watermark.save)
+                except OSError as exc:  # the saver retries; the server must still start
+                    log.error("could not save the high-water file: %s", exc)
             self.epoch = self.watermark.epoch
             self.epoch_lost = found != self.epoch
             for tid in set(self.watermark.marks) | set(self.replica.tournaments):

@@ -161,6 +161,13 @@ async def restore_endpoint(request: Request) -> Response:
     tid = request.path_params["tournament"]
     await signed_in(request, None, td_only=True)
     svc = services(request)
+    known = tid in svc.replica.tournaments or (svc.guard is not None and tid in svc.guard.behind)
+    if not desk_import.ID.match(tid) or not known:
+        raise ApiError(
+            404,
+            "unknown_tournament",
+            f"This server never had a tournament {tid} (Import a new one).",
+        )
     export = parse(await _read_body(request))
     async with svc.replica.write_lock(tid):
         try:

@@ -26,6 +26,12 @@ class Settings:
     queue_size: int = 64
     heartbeat_seconds: float = 5.0
     history_size: int = 512
+    # Websockets (display/ws_protocol.py, docs/protocol.md "Dead and slow connections"): a
+    # protocol ping every ``ws_ping_seconds``, unanswered within as long again frees the socket
+    # (0: no pings); a peer that leaves its socket full for ``ws_stall_seconds`` is dropped.
+    # BACKGLASS_WS_PING, BACKGLASS_WS_STALL.
+    ws_ping_seconds: float = 20.0
+    ws_stall_seconds: float = 30.0
     # Sign-in throttle (display/throttle.py; the arithmetic is in docs/sign-in.md): free wrong
     # tries, then delays doubling from the base, capped per source (long) and per account (short).
     throttle_free: int = 5
@@ -47,6 +53,8 @@ class Settings:
             data_dir=Path(os.environ.get("BACKGLASS_DATA", ".data")),
             key_prefix=os.environ.get("BACKGLASS_PREFIX", "bg"),
             td_password=os.environ.get("BACKGLASS_TD_PASSWORD") or None,
+            ws_ping_seconds=float(os.environ.get("BACKGLASS_WS_PING") or 20.0),
+            ws_stall_seconds=float(os.environ.get("BACKGLASS_WS_STALL") or 30.0),
             trust_proxy=os.environ.get("BACKGLASS_TRUST_PROXY", "") in ("1", "true", "yes"),
             allow_insecure_redis=os.environ.get("BACKGLASS_ALLOW_INSECURE_REDIS", "") == "1",
         )

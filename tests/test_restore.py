@@ -62,6 +62,8 @@ async def test_restore_takes_only_an_export_that_continues_the_store(
 
     nobody = await api.http.post("/api/t/r/restore", content=saved)
     assert nobody.status_code == 401
+    unknown = await post(api, "/api/t/never/restore", saved)  # a new one is an import
+    assert (unknown.status_code, unknown.json()["error"]) == (404, "unknown_tournament")
     tampered = await post(api, "/api/t/r/restore", edited(lines, 3, score=999))  # record 4: held
     assert (tampered.status_code, tampered.json()["error"]) == (409, "export_disagrees")
     forged = await post(api, "/api/t/r/restore", edited(lines, 5, score=999))  # record 6: missing

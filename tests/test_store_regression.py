@@ -18,6 +18,7 @@ from redis.asyncio import Redis
 from display.embedded_redis import EmbeddedRedis
 from display.settings import Settings
 from display.store import LogStore
+from display.watermark import Watermark
 from tests.utils import TD_PASSWORD, Api, connect, receive, serve_in_loop, ws_url
 
 EPC = "epc-qualifying"
@@ -285,3 +286,19 @@ async def test_a_different_log_of_the_same_length_is_noticed(
         assert "integrity" not in views["views"]
         assert await scores(api, "t", (3, 1, 3)) == seen + 1
         await api.close()
+
+
+def test_high_water_file_is_replaced_whole_and_a_damaged_one_is_set_aside(tmp_path: Path) -> None:
+    path = Watermark.path_for(tmp_path / "data", "bg")
+    assert Watermark.load(path).marks == {}  # first start
+    Watermark(path, "e1", {"t": (7, "ab"), "u": (3, None)}).save()
+    found = Watermark.load(path)
+    assert (found.epoch, found.marks, found.existed) == (
+        "e1",
+        {"t": (7, "ab"), "u": (3, None)},
+        True,
+    )
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+    path.write_text('{"epoch": "e1", "tournaments": {"t": [7')  # torn by hand
+    assert Watermark.load(path).marks == {}
+    assert path.with_suffix(".corrupt").exists()
