@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # services imports the replica, which imports the kinds, whic
     from display.services import Services
 
 UNKNOWN_TOURNAMENT = 4404
+MAX_SINCE_DIGITS = 18  # versions fit in a stream id's 64-bit first part
 
 
 async def live_socket(websocket: WebSocket) -> None:
@@ -29,7 +30,9 @@ async def live_socket(websocket: WebSocket) -> None:
         return
     first, version = RESYNC, -1
     since = websocket.query_params.get("since", "")
-    if since.isdigit():
+    # ASCII digits only, and few of them: str.isdigit() takes "²" (int() refuses it) and int()
+    # refuses more than 4300 digits; anything else (negative, garbage) gets a snapshot.
+    if since.isascii() and since.isdigit() and len(since) <= MAX_SINCE_DIGITS:
         change = live.since(int(since))
         if change is not None and change.version == change.base:
             version = change.version

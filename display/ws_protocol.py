@@ -1,0 +1,131 @@
+"""uvicorn's websockets-sansio protocol with the guards a hall of displays needs (docs/protocol.md).
+
+uvicorn frees a peer that stops answering pings with ``transport.close()``, which waits for the
+write buffer to drain, and its ``send`` waits for the buffer to drain too: a peer whose TCP stack
+is alive but never reads (a hung tab, a hostile client) would hold its socket, buffer and writer
+forever, and keep a graceful shutdown waiting on it. This subclass adds:
+
+- **stall**: a write buffer that stays above asyncio's high-water mark (64 KiB) for
+  ``stall_seconds`` aborts the connection (RST, the buffer dropped; the client sees 1006). Armed
+  only by ``pause_writing``, so it costs nothing per message.
+- **closes that finish**: after a ping timeout, a refusal or a server shutdown, a socket that has not
+  drained within ``CLOSE_GRACE`` seconds is aborted.
+- **flood**: more than ``MAX_FRAMES_PER_SECOND`` frames of any kind (data, ping, pong, continuation)
+  in one second closes with 1008. Clients need send nothing; a browser answers one ping per interval.
+- **bad UTF-8** in a text message closes with 1007, logged at info, not as a server error.
+
+Frames larger than ``MAX_FRAME_BYTES`` (a message's fragments together) close with 1009 and
+malformed or unmasked frames with 1002 before this code runs (websockets' parser, ``max_size``).
+"""
+
+from __future__ import annotations
+
+import logging
+from asyncio import TimerHandle
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame
+
+log = logging.getLogger(__name__)
+
+MAX_FRAME_BYTES = 64 * 1024
+"""uvicorn's ``ws_max_size``: the largest message a client may send (it needs send none)."""
+MAX_FRAMES_PER_SECOND = 32
+CLOSE_GRACE = 5.0
+"""Seconds a closing socket may take to drain before it is aborted."""
+
+
+class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+    """One websocket connection; ``stall_seconds`` is set per server by ``protocol_class``."""
+
+    stall_seconds = 30.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._stall: TimerHandle | None = None
+        self._window = 0.0  # loop time the current one-second frame count started
+        self._frames = 0
+
+    # -- stall: a peer that does not read -------------------------------------------------------
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self._stall is None and self.stall_seconds > 0:
+            self._stall = self.loop.call_later(self.stall_seconds, self._stalled)
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+
+    def _stalled(self) -> None:
+        self._stall = None
+        log.info("websocket %s: not read for %.0f s, dropped", self.client, self.stall_seconds)
+        self.transport.abort()  # connection_lost follows: the app sees a disconnect
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+        super().connection_lost(exc)
+
+    def _abort_later(self) -> None:
+        # A no-op if the connection is gone by then (asyncio ignores abort after connection_lost).
+        self.loop.call_later(CLOSE_GRACE, self.transport.abort)
+
+    def keepalive_timeout(self) -> None:
+        super().keepalive_timeout()
+        self._abort_later()
+
+    def shutdown(self) -> None:
+        super().shutdown()
+        self._abort_later()
+
+    def handle_parser_exception(self) -> None:
+        super().handle_parser_exception()
+        self._abort_later()
+
+    # -- input: floods and bad UTF-8 ------------------------------------------------------------
+
+    def handle_events(self) -> None:
+        events = self.conn.events_received()
+        frames = sum(isinstance(event, Frame) for event in events)
+        if frames:
+            now = self.loop.time()
+            if now - self._window >= 1.0:
+                self._window, self._frames = now, 0
+            self._frames += frames
+            if self._frames > MAX_FRAMES_PER_SECOND and not self.close_sent:
+                self._refuse(1008, "too many messages")
+                return
+        self.conn.events = events + self.conn.events  # hand them to uvicorn's dispatch unchanged
+        super().handle_events()
+
+    def send_receive_event_to_app(self) -> None:
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            try:
+                b"".join(self.frames).decode()
+            except UnicodeDecodeError:
+                self.frames = []
+                self._refuse(1007, "invalid UTF-8")
+                return
+        super().send_receive_event_to_app()
+
+    def _refuse(self, code: int, reason: str) -> None:
+        """Fail the connection (RFC 6455 7.1.7): close frame, the app told, the socket closed."""
+        log.info("websocket %s: closed %s (%s)", self.client, code, reason)
+        self.conn.fail(code, reason)
+        self.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        self.transport.close()
+        self._abort_later()
+
+
+def protocol_class(stall_seconds: float) -> type[GuardedWebSocketProtocol]:
+    """The protocol uvicorn should build for each websocket (its ``ws`` setting)."""
+    return type(
+        "GuardedWebSocketProtocol", (GuardedWebSocketProtocol,), {"stall_seconds": stall_seconds}
+    )
