@@ -36,15 +36,24 @@ def free_port() -> int:
 @contextlib.asynccontextmanager
 async def serve_in_loop(settings: Settings) -> AsyncIterator[str]:
     """Run the app under uvicorn on a free port in the current loop; yields the base URL."""
+    async with serve_with_services(settings) as (base, _, _):
+        yield base
+
+
+@contextlib.asynccontextmanager
+async def serve_with_services(settings: Settings) -> AsyncIterator[tuple[str, Any, uvicorn.Server]]:
+    """``serve_in_loop`` that also yields the running ``Services`` (hub, replica) and the uvicorn
+    server (its ``server_state.connections``) to inspect."""
     port = free_port()
-    server = uvicorn.Server(uvicorn_config(create_app(settings), "127.0.0.1", port))
+    app = create_app(settings)
+    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings))
     task = asyncio.create_task(server.serve())
     while not server.started:
         if task.done():
             task.result()
         await asyncio.sleep(0.01)
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", app.state.services, server
     finally:
         server.should_exit = True
         await task
