@@ -7,11 +7,13 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from display import api, desk, hall, kinds, openapi, pages, regression, restore, ws
 from display.errors import HANDLERS
+from display.security import SecurityMiddleware
 from display.services import running
 from display.settings import Settings
 
@@ -40,4 +42,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *pages.routes,
         Mount("/static", StaticFiles(directory=ROOT / "static"), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers=HANDLERS, lifespan=lifespan)  # type: ignore[arg-type]
+    # Host, Origin/CSRF, body size and security headers before any route (display/security.py).
+    middleware = [Middleware(SecurityMiddleware, settings=settings)]
+    return Starlette(
+        routes=routes,
+        middleware=middleware,
+        exception_handlers=HANDLERS,  # type: ignore[arg-type]
+        lifespan=lifespan,
+    )

@@ -41,6 +41,14 @@ class Settings:
     # True only when a reverse proxy is in front: the client address is then the last
     # X-Forwarded-For entry (the one the proxy added), not the proxy's own address.
     trust_proxy: bool = False
+    # Requests (display/security.py, docs/security.md): host names and browser origins allowed
+    # beyond the defaults ("*" allows any), and the largest request body in bytes (uploads: the
+    # log, CSV and restore endpoints). BACKGLASS_ALLOWED_HOSTS, BACKGLASS_ALLOWED_ORIGINS (comma
+    # lists), BACKGLASS_MAX_BODY, BACKGLASS_MAX_UPLOAD.
+    allowed_hosts: tuple[str, ...] = ()
+    allowed_origins: tuple[str, ...] = ()
+    max_body: int = 256 * 1024
+    max_upload: int = 20 * 1024 * 1024
     # A REDIS_URL to another host without a password is refused at start-up (insecure_redis,
     # docs/redis.md) unless BACKGLASS_ALLOW_INSECURE_REDIS=1.
     allow_insecure_redis: bool = False
@@ -55,9 +63,18 @@ class Settings:
             td_password=os.environ.get("BACKGLASS_TD_PASSWORD") or None,
             ws_ping_seconds=float(os.environ.get("BACKGLASS_WS_PING") or 20.0),
             ws_stall_seconds=float(os.environ.get("BACKGLASS_WS_STALL") or 30.0),
+            allowed_hosts=_listed(os.environ.get("BACKGLASS_ALLOWED_HOSTS")),
+            allowed_origins=_listed(os.environ.get("BACKGLASS_ALLOWED_ORIGINS")),
+            max_body=int(os.environ.get("BACKGLASS_MAX_BODY") or 256 * 1024),
+            max_upload=int(os.environ.get("BACKGLASS_MAX_UPLOAD") or 20 * 1024 * 1024),
             trust_proxy=os.environ.get("BACKGLASS_TRUST_PROXY", "") in ("1", "true", "yes"),
             allow_insecure_redis=os.environ.get("BACKGLASS_ALLOW_INSECURE_REDIS", "") == "1",
         )
+
+
+def _listed(raw: str | None) -> tuple[str, ...]:
+    """A comma-separated environment value as lower-case items, blanks dropped."""
+    return tuple(part.strip().lower() for part in (raw or "").split(",") if part.strip())
 
 
 def insecure_redis(url: str) -> str | None:

@@ -58,7 +58,6 @@
       return pages;
     },
     render(page, views) {
-      B.epc.ensureStyle();
       if (page.kind === "board") return el("div", { class: "epc-big" }, board(views, views.classic));
       const games = Object.values((views["classic/games"] || {}).games || {}).sort((a, b) => a.order - b.order);
       return el(

@@ -10,54 +10,6 @@
   const FLASH_MS = 3000;
   const DECIDED = { four_ball: "4-ball", playoff: "play-off", head_to_head: "head to head", matches_won: "matches won" };
 
-  const CSS = `
-.cf-card { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; }
-.cf-head { display: flex; justify-content: space-between; align-items: baseline; gap: .6em; height: 1.7em;
-  padding: 0 .5em; background: var(--panel-2); border-bottom: 2px solid var(--accent); }
-.cf-title { font-weight: 800; white-space: nowrap; line-height: 1.6; }
-.cf-meta { color: var(--muted); font-size: .75em; white-space: nowrap; }
-.cf-row { display: grid; align-items: center; gap: .5em; height: 1.6em; padding: 0 .5em; }
-.cf-row:nth-child(odd of .cf-row) { background: rgba(255, 255, 255, .035); }
-.cf-cols { height: 1.4em; border-bottom: 1px solid var(--line); }
-.cf-cols > span { color: var(--muted); font-size: .62em; text-transform: uppercase; letter-spacing: .08em; }
-.cf-team { grid-template-columns: 1.9em minmax(0, 1fr) 2em 2.4em 2.9em; font-size: 1.05em; }
-.view-country_final [data-final="table"] { font-size: 1.3em; }
-.view-country_final .cf-po { font-size: 1.15em; }
-.cf-team > :nth-child(1), .cf-team > :nth-child(n+3) { text-align: right; }
-.cf-team .place { font-weight: 800; color: var(--muted); }
-.cf-team .pts { font-weight: 900; color: var(--accent); }
-.cf-team .small { color: var(--muted); font-size: .85em; }
-.cf-team.champion { background: rgba(255, 216, 74, .16) !important; }
-.cf-team.champion .place, .cf-team.champion .name { color: var(--flash); }
-.cf-name { display: flex; align-items: baseline; gap: .4em; min-width: 0; white-space: nowrap; }
-.cf-name .name { overflow: hidden; text-overflow: ellipsis; min-width: 0; font-weight: 700; }
-.cf-tag { flex: none; font-size: .55em; color: var(--muted); border: 1px solid var(--dim); border-radius: .3em;
-  padding: 0 .3em; text-transform: uppercase; letter-spacing: .05em; }
-.cf-tag.hot { color: #111; background: var(--standby); border-color: var(--standby); font-weight: 800; }
-.cf-round { height: 1.5em; display: flex; align-items: flex-end; padding: 0 .5em .1em; font-size: .65em; color: var(--muted);
-  text-transform: uppercase; letter-spacing: .1em; border-bottom: 1px solid var(--line); }
-.cf-match { grid-template-columns: minmax(0, 1fr) 4.4em minmax(0, 1fr); height: 1.5em; font-size: .94em; }
-.cf-match .home { justify-content: flex-end; }
-.cf-match .res { text-align: center; font-weight: 800; white-space: nowrap; }
-.cf-match.to_play .res { color: var(--dim); font-weight: 400; font-size: .8em; }
-.cf-match.playing .res { color: var(--standby); }
-.cf-match.forfeit .res { color: var(--danger); }
-.cf-match .cf-name .name { font-weight: 400; color: var(--muted); }
-.cf-match .cf-name.win .name { color: var(--text); font-weight: 700; }
-.cf-po { padding: .3em .55em; border-bottom: 1px solid var(--line); }
-.cf-po:last-child { border-bottom: 0; }
-.cf-po .what { font-weight: 800; }
-.cf-po.needed .what { color: var(--standby); }
-.cf-po .teams { color: var(--muted); font-size: .85em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.cf-none { padding: .35em .55em; color: var(--dim); font-style: italic; }
-.mine { outline: 2px solid var(--accent); outline-offset: -2px; }
-@keyframes cf-flash { 0%, 55% { background-color: var(--flash); color: #111; } 100% { background-color: rgba(255, 216, 74, 0); } }
-.cf-row.flash { animation: cf-flash 3s ease-out; }
-`;
-  if (!document.getElementById("country-final-style")) {
-    document.head.append(B.el("style", { id: "country-final-style" }, CSS));
-  }
-
   const { flash, settle } = B.rowFlash(FLASH_MS); // one tracker per view
 
   function team(views, id) {

@@ -9,56 +9,6 @@
   const B = window.Backglass;
   const FLASH_MS = 3000;
 
-  const CSS = `
-.cc-card { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; }
-.cc-head { display: flex; justify-content: space-between; align-items: baseline; gap: .6em; height: 1.7em;
-  padding: 0 .5em; background: var(--panel-2); border-bottom: 2px solid var(--accent); }
-.cc-title { font-weight: 800; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; line-height: 1.6; }
-.cc-meta { color: var(--muted); font-size: .75em; white-space: nowrap; }
-.cc-row { display: grid; align-items: center; gap: .45em; height: 1.5em; padding: 0 .5em;
-  border-left: .25em solid transparent; font-size: .94em; }
-.cc-row:nth-child(odd of .cc-row) { background: rgba(255, 255, 255, .035); }
-.cc-cols { height: 1.4em; border-bottom: 1px solid var(--line); }
-.cc-cols > span { color: var(--muted); font-size: .62em; text-transform: uppercase; letter-spacing: .08em; }
-.cc-team { grid-template-columns: 1.9em minmax(0, 1fr) 1.6em 2.6em 2.6em 2.8em; }
-.cc-team .pl { color: var(--dim); }
-.cc-team > :nth-child(n+3), .cc-team > .place { text-align: right; }
-.cc-team .place { color: var(--muted); font-weight: 700; }
-.cc-team .total { font-weight: 800; }
-.cc-team .m, .cc-team .fb { color: var(--muted); }
-.cc-row.in { border-left-color: var(--qualify); }
-.cc-row.tie { border-left-color: var(--standby); }
-.cc-name { display: flex; align-items: baseline; gap: .4em; min-width: 0; white-space: nowrap; }
-.cc-name .name { overflow: hidden; text-overflow: ellipsis; min-width: 0; }
-.cc-tag { flex: none; font-size: .58em; color: var(--muted); border: 1px solid var(--dim); border-radius: .3em;
-  padding: 0 .3em; text-transform: uppercase; letter-spacing: .05em; }
-.cc-tag.hot { color: #111; background: var(--standby); border-color: var(--standby); font-weight: 800; }
-.cc-match { grid-template-columns: 1.5em minmax(0, 1fr) 4.4em minmax(0, 1fr); font-size: .9em; }
-.cc-match .rnd { color: var(--muted); font-size: .75em; }
-.cc-match .home { justify-content: flex-end; text-align: right; }
-.cc-match .res { text-align: center; font-weight: 800; white-space: nowrap; }
-.cc-match.to_play .res { color: var(--dim); font-weight: 400; font-size: .8em; }
-.cc-match.playing .res { color: var(--standby); }
-.cc-match.forfeit .res { color: var(--danger); }
-.cc-match .win { font-weight: 800; }
-.cc-line { display: flex; align-items: center; gap: .6em; height: 1.5em; padding: 0 .5em; font-size: .8em;
-  color: var(--qualify); font-weight: 800; text-transform: uppercase; letter-spacing: .08em;
-  border-bottom: 2px solid var(--qualify); }
-.cc-line.out { color: var(--muted); border-color: var(--dim); }
-.cc-line.tie { color: var(--standby); border-color: var(--standby); }
-.cc-note { padding: .35em .55em; color: var(--muted); font-size: .8em; }
-.cc-note.tie { color: var(--standby); font-weight: 700; }
-.cc-wait { height: 100%; display: flex; flex-direction: column; align-items: center; justify-content: center;
-  gap: .4em; color: var(--muted); font-size: 1.6em; }
-.cc-wait strong { color: var(--text); font-size: 1.6em; }
-.mine { outline: 2px solid var(--accent); outline-offset: -2px; }
-@keyframes cc-flash { 0%, 55% { background-color: var(--flash); color: #111; } 100% { background-color: rgba(255, 216, 74, 0); } }
-.cc-row.flash { animation: cc-flash 3s ease-out; }
-`;
-  if (!document.getElementById("country-groups-style")) {
-    document.head.append(B.el("style", { id: "country-groups-style" }, CSS));
-  }
-
   /* ---------- reading the views ---------- */
 
   function team(views, id) {

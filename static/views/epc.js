@@ -10,59 +10,6 @@
   const B = window.Backglass;
   const el = B.el;
 
-  const CSS = `
-.epc-panels { display: grid; grid-template-columns: repeat(var(--panels, 2), minmax(0, 1fr)); gap: 1.2em; }
-.epc-panel { background: var(--panel); border: 1px solid var(--line); border-radius: .4em; overflow: hidden; }
-.epc-panel-head { display: flex; justify-content: space-between; align-items: baseline; gap: .6em;
-  padding: .25em .6em; background: var(--panel-2); border-bottom: 2px solid var(--accent); }
-.epc-panel-title { font-weight: 800; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.epc-panel-meta { color: var(--muted); font-size: .75em; white-space: nowrap; }
-.epc-row { display: grid; grid-template-columns: 2.4em minmax(0, 1fr) auto 3.2em; align-items: center;
-  gap: .5em; height: 1.55em; padding: 0 .6em; border-left: .3em solid transparent; }
-.epc-row:nth-child(even of .epc-row) { background: rgba(255, 255, 255, .035); }
-.epc-row .place, .epc-row .seed { color: var(--muted); font-weight: 700; text-align: right; font-variant-numeric: tabular-nums; }
-.epc-row .score { font-weight: 700; text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
-.epc-row .points { text-align: right; color: var(--accent); font-weight: 800; white-space: nowrap; font-variant-numeric: tabular-nums; }
-.epc-row .note { color: var(--muted); font-size: .7em; text-align: right; white-space: nowrap; }
-.epc-row.epc-up { border-left: .3em solid var(--qualify); background: rgba(52, 210, 122, .09); }
-.epc-row.epc-down { border-left: .3em solid var(--standby); }
-.epc-row.epc-out { color: var(--muted); }
-.epc-row.epc-empty { grid-template-columns: 1fr; color: var(--dim); font-style: italic; }
-.epc-game .epc-panel-head { font-size: 1.2em; }
-.epc-game .epc-row { height: 3.4em; font-size: 1.15em; grid-template-columns: minmax(0, 1fr) auto 4.6em; }
-.epc-compact .epc-game .epc-row { height: 2.45em; font-size: 1em; }
-.epc-compact { gap: .8em 1.2em; }
-.epc-who { display: flex; flex-direction: column; min-width: 0; line-height: 1.15; }
-.epc-who .name { font-weight: 700; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.epc-sub-line { color: var(--muted); font-size: .6em; text-transform: uppercase; letter-spacing: .05em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.epc-game .result { font-weight: 800; text-align: right; white-space: nowrap; font-size: .85em; }
-.epc-tag { display: inline-block; font-size: .6em; padding: .05em .4em; border-radius: .3em; margin-left: .35em;
-  border: 1px solid var(--dim); color: var(--muted); text-transform: uppercase; letter-spacing: .05em; vertical-align: .15em; }
-.epc-tag.good { border-color: var(--qualify); color: var(--qualify); }
-.epc-tag.warn { border-color: var(--standby); color: var(--standby); }
-.epc-note { color: var(--muted); padding: .4em .6em; font-size: .8em; }
-.epc-note.warn { color: var(--standby); }
-.epc-pairs { display: grid; grid-template-columns: repeat(4, minmax(0, 1fr)); gap: .7em .9em; align-content: start; }
-.epc-group-title { grid-column: 1 / -1; font-weight: 800; color: var(--accent); text-transform: uppercase;
-  letter-spacing: .08em; font-size: .8em; margin-top: .2em; }
-.epc-pair { font-size: .8em; }
-.epc-pair .epc-row { grid-template-columns: 1.8em minmax(0, 1fr) 2.4em 2.6em; }
-.epc-machines { font-size: .74em; }
-.epc-machines .epc-row { grid-template-columns: 1.6em minmax(0, 1fr) auto 2.2em; height: 1.5em; }
-.epc-sub { color: var(--muted); font-size: .72em; padding: .2em .8em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; border-bottom: 1px solid var(--line); }
-.epc-placings .epc-row { grid-template-columns: 2.6em minmax(0, 1fr) auto; }
-.epc-trophy { color: var(--flash); margin-left: .3em; }
-.epc-big { font-size: 1.2em; }
-.epc-slot .epc-row { height: 2.1em; grid-template-columns: 1.6em minmax(0, 9em) minmax(0, 1fr) auto minmax(0, 11em); }
-.epc-slot .machine { font-weight: 800; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.epc-slot .lead { color: var(--accent); font-size: .75em; text-align: right; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-`;
-
-  function ensureStyle() {
-    if (document.getElementById("epc-views-css")) return;
-    document.head.append(el("style", { id: "epc-views-css" }, CSS));
-  }
-
   function who(views, number, extra) {
     const p = B.player(views, number);
     return el(
@@ -130,7 +77,6 @@
   }
 
   window.Backglass.epc = {
-    ensureStyle: ensureStyle,
     who: who,
     ordinal: ordinal,
     machineName: machineName,

@@ -17,7 +17,6 @@
       return views.finals ? [{ key: "games" }] : [];
     },
     render(page, views) {
-      B.epc.ensureStyle();
       const games = Object.values((views.finals || {}).games || {}).sort((a, b) => a.order - b.order);
       return el(
         "div",

@@ -9,37 +9,6 @@
   const B = window.Backglass;
   const FLASH_MS = 3000;
 
-  const CSS = `
-.fb-card { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; }
-.fb-head { display: flex; justify-content: space-between; align-items: baseline; gap: .6em; height: 1.7em;
-  padding: 0 .5em; background: var(--panel-2); border-bottom: 2px solid var(--accent); }
-.fb-title { font-weight: 800; white-space: nowrap; line-height: 1.6; }
-.fb-meta { color: var(--muted); font-size: .75em; white-space: nowrap; }
-.fb-row { display: grid; grid-template-columns: 1.9em minmax(0, 1fr) auto 2.4em; align-items: center; gap: .5em;
-  height: 1.5em; padding: 0 .5em; font-size: .94em; }
-.fb-row:nth-child(odd of .fb-row) { background: rgba(255, 255, 255, .035); }
-.fb-cols { height: 1.4em; border-bottom: 1px solid var(--line); }
-.fb-cols > span { color: var(--muted); font-size: .62em; text-transform: uppercase; letter-spacing: .08em; }
-.view-four_ball .fb-card { font-size: 1.3em; }
-.fb-row > :nth-child(1), .fb-row > :nth-child(n+3) { text-align: right; }
-.fb-row .place { color: var(--muted); font-weight: 700; }
-.fb-row .score { font-weight: 800; white-space: nowrap; }
-.fb-row .points { color: var(--accent); font-weight: 800; }
-.fb-row .where { color: var(--muted); font-size: .65em; margin-left: .5em; white-space: nowrap; }
-.fb-row.todo .score { color: var(--dim); font-weight: 400; font-size: .8em; }
-.fb-row.todo .name { color: var(--muted); }
-.fb-row.tilt .score { color: var(--danger); }
-.fb-name { display: flex; align-items: baseline; min-width: 0; white-space: nowrap; }
-.fb-name .name { overflow: hidden; text-overflow: ellipsis; min-width: 0; }
-.fb-zero { border-top: 2px solid var(--dim); }
-.mine { outline: 2px solid var(--accent); outline-offset: -2px; }
-@keyframes fb-flash { 0%, 55% { background-color: var(--flash); color: #111; } 100% { background-color: rgba(255, 216, 74, 0); } }
-.fb-row.flash { animation: fb-flash 3s ease-out; }
-`;
-  if (!document.getElementById("four-ball-style")) {
-    document.head.append(B.el("style", { id: "four-ball-style" }, CSS));
-  }
-
   const { flash, settle } = B.rowFlash(FLASH_MS); // one tracker per view
 
   function team(views, id) {

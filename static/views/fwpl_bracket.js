@@ -8,32 +8,6 @@
   const ROUND_TITLES = { quarterfinal: "Quarter-finals", semifinal: "Semi-finals", final: "Final" };
   const ROUNDS = { 4: ["final"], 8: ["semifinal", "final"], 12: ["quarterfinal", "semifinal", "final"] };
 
-  const CSS = `
-.view-fwpl_bracket.columns { grid-template-columns: repeat(var(--cols, 3), minmax(0, 1fr)) 16em; }
-.fwpl-round { display: flex; flex-direction: column; gap: .8em; min-width: 0; }
-.fwpl-round-title { color: var(--muted); font-size: .75em; text-transform: uppercase; letter-spacing: .1em; font-weight: 800; }
-.fwpl-match { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; }
-.fwpl-match.pending { border-style: dashed; opacity: .75; }
-.fwpl-match-head { display: flex; justify-content: space-between; padding: .1em .55em; background: var(--panel-2);
-  border-bottom: 2px solid var(--accent); font-size: .8em; color: var(--muted); }
-.fwpl-match-head .machine { color: var(--text); font-weight: 700; }
-.fwpl-mrow { display: grid; grid-template-columns: 1.6em minmax(0, 1fr) repeat(3, 1.3em) 2em; gap: .4em;
-  align-items: center; height: 1.55em; padding: 0 .55em; border-left: .3em solid transparent; }
-.fwpl-mrow .seed { color: var(--muted); font-size: .8em; text-align: right; }
-.fwpl-mrow .g { text-align: right; color: #c9cfdb; font-size: .85em; }
-.fwpl-mrow .pts { text-align: right; font-weight: 800; color: var(--accent); }
-.fwpl-mrow.through { border-left-color: var(--qualify); background: rgba(52, 210, 122, .1); }
-.fwpl-mrow.missing .name { color: var(--dim); text-decoration: line-through; }
-.fwpl-tie { padding: .2em .55em; font-size: .7em; color: #111; background: var(--standby); font-weight: 700; }
-.fwpl-places { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; padding: .2em 0; align-self: start; }
-.fwpl-places .fwpl-round-title { padding: .2em .55em; }
-.fwpl-prow { display: grid; grid-template-columns: 1.8em minmax(0, 1fr); gap: .4em; height: 1.5em; align-items: center; padding: 0 .55em; }
-.fwpl-prow .place { text-align: right; font-weight: 800; color: var(--flash); }
-`;
-  if (!document.getElementById("fwpl-bracket-style")) {
-    document.head.append(B.el("style", { id: "fwpl-bracket-style" }, CSS));
-  }
-
   function machineName(views, id) {
     return ((views.machines || {})[id] || {}).name || id;
   }

@@ -7,35 +7,6 @@
   const B = window.Backglass;
   const PER_PAGE = 6;
 
-  const CSS = `
-.fwpl-card { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; }
-.fwpl-card-head { display: flex; justify-content: space-between; align-items: baseline; gap: .6em;
-  padding: .15em .55em; background: var(--panel-2); border-bottom: 2px solid var(--accent); }
-.fwpl-card-title { font-weight: 800; white-space: nowrap; }
-.fwpl-card-meta { color: var(--muted); font-size: .75em; white-space: nowrap; }
-.fwpl-machine { padding: .3em .55em .1em; font-size: 1.15em; font-weight: 800; white-space: nowrap;
-  overflow: hidden; text-overflow: ellipsis; }
-.fwpl-machine .fwpl-flag { font-size: .55em; vertical-align: .2em; margin-left: .5em; padding: .05em .4em;
-  border-radius: .3em; background: var(--standby); color: #111; font-weight: 800; text-transform: uppercase; }
-.fwpl-machine.pick { color: var(--standby); font-size: 1em; }
-.fwpl-allowed { padding: 0 .55em .25em; color: var(--muted); font-size: .7em; white-space: nowrap;
-  overflow: hidden; text-overflow: ellipsis; }
-.fwpl-order { display: grid; grid-template-columns: 1.4em minmax(0, 1fr) auto 2.6em; gap: .45em;
-  align-items: center; height: 1.5em; padding: 0 .55em; }
-.fwpl-order:nth-child(odd of .fwpl-order) { background: rgba(255, 255, 255, .035); }
-.fwpl-order .pos { color: var(--muted); font-weight: 700; text-align: right; }
-.fwpl-order .entered { font-weight: 700; text-align: right; white-space: nowrap; }
-.fwpl-order .entered.forfeit { color: var(--dim); font-weight: 400; font-style: italic; }
-.fwpl-order .tonight { text-align: right; color: var(--accent); font-weight: 800; }
-.fwpl-order.picker .name { color: var(--standby); }
-.fwpl-played { padding: .2em .55em .3em; color: var(--muted); font-size: .7em; border-top: 1px solid var(--line); }
-.fwpl-done { padding: .4em .55em; color: var(--qualify); font-weight: 800; }
-.view-fwpl_groups.columns { row-gap: .8em; align-content: start; }
-`;
-  if (!document.getElementById("fwpl-groups-style")) {
-    document.head.append(B.el("style", { id: "fwpl-groups-style" }, CSS));
-  }
-
   function night(views) {
     const week = (views.tournament || {}).week;
     return week ? views["night/" + week] : null;

@@ -7,31 +7,6 @@
   const B = window.Backglass;
   const PER_PAGE = 6;
 
-  const CSS = `
-.fwpl-nt { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; }
-.fwpl-nt-head { display: flex; justify-content: space-between; align-items: baseline; gap: .6em;
-  padding: .15em .55em; background: var(--panel-2); border-bottom: 2px solid var(--accent); }
-.fwpl-nt-head .title { font-weight: 800; }
-.fwpl-nt-head .meta { color: var(--muted); font-size: .75em; white-space: nowrap; }
-.fwpl-nt-row { display: grid; grid-template-columns: 1.3em minmax(0, 1fr) repeat(var(--games, 4), 1.7em) 1.6em 2.3em;
-  gap: .35em; align-items: center; height: 1.5em; padding: 0 .55em; }
-.fwpl-nt-row:nth-child(odd of .fwpl-nt-row) { background: rgba(255, 255, 255, .035); }
-.fwpl-nt-row.head { height: 1.4em; color: var(--muted); font-size: .7em; text-transform: uppercase; letter-spacing: .05em; }
-.fwpl-nt-row .place { color: var(--muted); font-weight: 700; text-align: right; }
-.fwpl-nt-row .g, .fwpl-nt-row .mb { text-align: right; font-variant-numeric: tabular-nums; }
-.fwpl-nt-row .g.forfeit { color: var(--dim); }
-.fwpl-nt-row .g .star, .fwpl-nt-row .mb .star { color: var(--flash); font-size: .75em; }
-.fwpl-nt-row .mb { color: var(--flash); font-weight: 700; }
-.fwpl-nt-row .tot { text-align: right; font-weight: 800; color: var(--accent); }
-.fwpl-nt-row.excluded .name { color: var(--muted); }
-.fwpl-nt-machines { padding: .15em .55em .3em; color: var(--muted); font-size: .68em; border-top: 1px solid var(--line);
-  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.view-fwpl_night.columns { row-gap: .8em; align-content: start; }
-`;
-  if (!document.getElementById("fwpl-night-style")) {
-    document.head.append(B.el("style", { id: "fwpl-night-style" }, CSS));
-  }
-
   function night(views) {
     const week = (views.tournament || {}).week;
     return week ? views["night/" + week] : null;

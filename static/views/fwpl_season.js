@@ -9,31 +9,6 @@
   const B = window.Backglass;
   const MAX_WEEK_COLUMNS = 10;
 
-  const CSS = `
-.fwpl-season { display: flex; flex-direction: column; min-width: 0; font-size: .85em; }
-.fwpl-srow { display: grid; grid-template-columns: 2.1em minmax(0, 1fr) repeat(var(--weeks, 0), 2.4em) 4.4em;
-  gap: .45em; align-items: center; height: 1.55em; padding: 0 .5em; border-left: .3em solid transparent; }
-.fwpl-srow:nth-child(even of .fwpl-srow) { background: rgba(255, 255, 255, .035); }
-.fwpl-srow.head { height: 2em; border-bottom: 1px solid var(--line); }
-.fwpl-srow.head > span { color: var(--muted); font-size: .68em; text-transform: uppercase; letter-spacing: .08em; }
-.fwpl-srow .place { text-align: right; font-weight: 700; color: var(--muted); }
-.fwpl-srow .wk { text-align: right; color: #c9cfdb; font-size: .85em; font-variant-numeric: tabular-nums; }
-.fwpl-srow .pts { text-align: right; font-weight: 800; color: var(--accent); font-variant-numeric: tabular-nums; }
-.fwpl-srow.head .wk, .fwpl-srow.head .pts { text-align: right; }
-.fwpl-srow.in-A { border-left-color: var(--qualify); }
-.fwpl-srow.in-B { border-left-color: var(--standby); }
-.fwpl-srow.unranked .name, .fwpl-srow.unranked .pts { color: var(--muted); }
-.fwpl-srow .status { font-size: .6em; color: var(--offline); text-transform: uppercase; margin-left: .4em; }
-.fwpl-line { height: 1.4em; display: flex; align-items: flex-end; font-size: .7em; font-weight: 800;
-  text-transform: uppercase; letter-spacing: .1em; padding: 0 0 .15em .5em; border-bottom: 3px solid var(--qualify);
-  color: var(--qualify); }
-.fwpl-line.div-B { border-color: var(--standby); color: var(--standby); }
-.fwpl-line.out { border-color: var(--dim); color: var(--muted); }
-`;
-  if (!document.getElementById("fwpl-season-style")) {
-    document.head.append(B.el("style", { id: "fwpl-season-style" }, CSS));
-  }
-
   function ordered(doc) {
     return Object.entries((doc && doc.rows) || {}).sort(([a, ra], [b, rb]) => {
       const pa = typeof ra.place === "number" ? ra.place : Infinity;

@@ -26,7 +26,6 @@
     },
     render(page, views, ctx) {
       const K = B.epc;
-      K.ensureStyle();
       const all = rows(views);
       const label = B.placeLabels(all);
       const closed = (views.tournament || {}).closed || ((views.tournament || {}).settings || {}).closed_after !== undefined;

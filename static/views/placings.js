@@ -37,7 +37,6 @@
     },
     render(page, views) {
       const K = B.epc;
-      K.ensureStyle();
       const all = rows(views);
       const label = B.placeLabels(all);
       const columns = [];

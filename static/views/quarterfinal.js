@@ -109,7 +109,6 @@
       return pages;
     },
     render(page, views) {
-      B.epc.ensureStyle();
       const doc = qf(views) || {};
       if (page.kind === "pairs") {
         const pairs = Object.entries(doc.pairs || {}).sort(

@@ -11,6 +11,7 @@
   const B = window.Backglass;
   const el = B.el;
 
+  // static/views.css repeats these sizes (.qgrid, .qtile, .qtile-body, .qtile-next): change both
   const TILE_EM = { width: 16, height: 7.4, max: 13, gap: 0.7 };
   const HEAD_EM = 1.55;
   const NOW_EM = 1.5;
@@ -72,39 +73,6 @@
   B.queues = { doc: doc, wait: wait, waitText: waitText, upText: upText, playerQueue: playerQueue, ordered: ordered, STATUS: STATUS };
 
   /* ---------- the display view ---------- */
-
-  const STYLE = `
-.qgrid { display: grid; grid-template-columns: repeat(var(--cols, 4), minmax(0, 1fr)); grid-auto-rows: var(--tile-h, ${TILE_EM.height}em); gap: ${TILE_EM.gap}em; align-content: start; height: 100%; }
-.qtile { background: var(--panel); border: 1px solid var(--line); border-radius: .35em; overflow: hidden; display: grid; grid-template-rows: ${HEAD_EM}em ${NOW_EM}em minmax(0, 1fr); grid-template-columns: minmax(0, 1fr); min-height: 0; min-width: 0; }
-.qtile-head { display: flex; align-items: center; justify-content: space-between; gap: .5em; padding: 0 .5em; background: var(--panel-2); border-bottom: 2px solid var(--accent); }
-.qtile-name { font-weight: 800; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
-.qtile-count { flex: none; font-weight: 800; color: var(--accent); font-variant-numeric: tabular-nums; }
-.qtile-count small { color: var(--muted); font-weight: 400; font-size: .7em; margin-left: .25em; }
-.qtile-now { display: grid; grid-template-columns: 4.2em minmax(0, 1fr); align-items: center; gap: .4em; padding: 0 .5em; }
-.qtile-label { color: var(--muted); font-size: .62em; text-transform: uppercase; letter-spacing: .08em; }
-.qtile-now .state { color: var(--qualify); }
-.qtile-now .state.called { color: var(--standby); }
-.qtile-body { display: flex; align-items: flex-start; gap: .6em; padding: .15em .5em .3em; font-size: ${BODY_EM}em; min-height: 0; overflow: hidden; }
-.qtile-list { flex: 1; min-width: 0; display: flex; flex-direction: column; }
-.qtile-next { color: var(--muted); min-width: 0; display: flex; align-items: baseline; gap: .3em; white-space: nowrap; overflow: hidden; line-height: ${LINE_EM}; flex: none; }
-.qtile-next .who { color: var(--text); }
-.qtile-next .pos { color: var(--dim); flex: none; width: 1.1em; text-align: right; font-variant-numeric: tabular-nums; }
-.qtile-wait { flex: none; margin-top: .2em; text-align: right; font-weight: 800; font-size: 1.45em; line-height: 1; color: var(--text); white-space: nowrap; }
-.qtile-wait small { display: block; font-size: .42em; font-weight: 400; color: var(--muted); text-transform: uppercase; letter-spacing: .08em; margin-top: .25em; }
-.qtile-free { color: var(--dim); font-style: italic; }
-.qtile.busy .qtile-wait { color: var(--standby); }
-.qtile.quiet .qtile-wait { color: var(--qualify); }
-.qtile.down { border-color: var(--offline); }
-.qtile.down .qtile-head { border-bottom-color: var(--offline); background: #3a1416; }
-.qtile.down .qtile-body, .qtile.down .qtile-now { opacity: .55; }
-.qtile-status { color: #fff; background: var(--offline); font-size: .62em; font-weight: 800; text-transform: uppercase; letter-spacing: .06em; padding: .05em .4em; border-radius: .25em; flex: none; }
-.qtile.gone { opacity: .45; }
-`;
-
-  function ensureStyle() {
-    if (document.getElementById("queues-style")) return;
-    document.head.append(el("style", { id: "queues-style" }, STYLE));
-  }
 
   function machines(views, ctx) {
     const wanted = ctx.config.machines ? new Set(ctx.config.machines) : null;
@@ -194,7 +162,6 @@
       return pages;
     },
     render(page, views, ctx) {
-      ensureStyle();
       const known = views.machines || {};
       const tiles = page.ids.filter((id) => doc(views, id)).map((id) => tile(views, id, known[id] || {}, page.lines, ctx));
       return el("div", { class: "qgrid", style: "--cols: " + page.columns + "; --tile-h: " + page.tile + "px" }, tiles);

@@ -16,7 +16,6 @@
       return views.semifinal ? [{ key: "games" }] : [];
     },
     render(page, views) {
-      B.epc.ensureStyle();
       const games = Object.values((views.semifinal || {}).games || {}).sort((a, b) => a.order - b.order);
       return el(
         "div",

@@ -11,20 +11,6 @@
   const B = window.Backglass;
   const el = B.el;
 
-  const CSS = `
-.view-ukpl_adjustments { align-content: start; }
-.adjust-row { display: grid; grid-template-columns: 11.5em minmax(0, 1fr) auto; gap: .15em .8em;
-  padding: .35em .6em; border-bottom: 1px solid var(--line); align-items: baseline; }
-.adjust-row .what { font-weight: 800; color: var(--accent); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.adjust-row .change { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; font-weight: 700; }
-.adjust-row .why { grid-column: 1 / -1; color: var(--muted); font-size: .75em; white-space: nowrap;
-  overflow: hidden; text-overflow: ellipsis; }
-.adjust-row .why b { color: var(--text); font-weight: 600; }
-.adjust-row.withdrawn .what, .adjust-row.withdrawn .change, .adjust-row.withdrawn .who .name { text-decoration: line-through; color: var(--dim); }
-.adjust-row .state { font-size: .6em; border: 1px solid var(--standby); color: var(--standby); border-radius: .3em;
-  padding: 0 .3em; text-transform: uppercase; letter-spacing: .05em; flex: none; }
-.view-ukpl_adjustments .column { max-width: 48em; }
-`;
   const LABELS = {
     jackpot_adjusted: "Jackpot fixed",
     extra_ball_penalty: "Extra ball",
@@ -37,11 +23,6 @@
   const LEVELS = { zero: "zero", disqualify: "disqualified", ban_next: "next meet ban", ban_season: "season ban" };
   const ROW_EM = 2.75;
 
-  function ensureStyle() {
-    if (document.getElementById("ukpl-adjust-css")) return;
-    document.head.append(el("style", { id: "ukpl-adjust-css" }, CSS));
-  }
-
   function latestFirst(doc) {
     return Object.entries((doc && doc.rows) || {}).sort(([a], [b]) => Number(b) - Number(a));
   }
@@ -49,7 +30,6 @@
   function pages(views, ctx) {
     const rows = latestFirst(views.adjustments);
     if (!rows.length) return [];
-    ensureStyle();
     const stage = document.getElementById("stage");
     const font = parseFloat(getComputedStyle(stage).fontSize) || 16;
     const perColumn = Math.max(1, Math.min(Math.floor(stage.clientHeight / (ROW_EM * font)), ctx.config.rows || Infinity));

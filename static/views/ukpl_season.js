@@ -11,35 +11,8 @@
   const B = window.Backglass;
   const el = B.el;
 
-  const CSS = `
-.view-ukpl_season { align-content: start; }
-.season-col.single { width: min(100%, 56em); justify-self: center; }
-.ukpl-season .season-note { grid-column: 1 / -1; color: var(--muted); font-size: .72em; height: 1.7em;
-  white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
-.ukpl-season .season-note b { color: var(--text); font-weight: 700; }
-.ukpl-season .season-note .warn { color: var(--standby); }
-.season-row { display: grid; gap: .5em; padding: 0 .5em; align-items: center;
-  grid-template-columns: 2.2em minmax(0, 1fr) repeat(var(--meets, 1), 2.6em) 3.4em; }
-.season-row .place { text-align: right; font-weight: 700; color: var(--muted); }
-.season-row .result { text-align: right; font-variant-numeric: tabular-nums; }
-.season-row .result.dropped { color: var(--dim); text-decoration: line-through; }
-.season-row .result.live { color: var(--accent); }
-.season-row .points { text-align: right; font-weight: 800; font-variant-numeric: tabular-nums; }
-.list-head.season-row { height: 2em; }
-.display .list-head.season-row > span { text-align: right; }
-.display .list-head.season-row > .who { text-align: left; }
-.display .list-head.season-row > .live { color: var(--accent); font-weight: 800; }
-.season-row .fun-meets { grid-column: 3 / -1; text-align: right; color: var(--muted); font-size: .8em; }
-.playoff-tag { font-size: .6em; color: var(--standby); border: 1px solid var(--standby); border-radius: .3em;
-  padding: 0 .3em; text-transform: uppercase; letter-spacing: .05em; flex: none; }
-`;
   const COLUMN_EM = 19; // player, place and points; each meeting adds 3.1em
   const MAX_COLUMNS = 3;
-
-  function ensureStyle() {
-    if (document.getElementById("ukpl-season-css")) return;
-    document.head.append(el("style", { id: "ukpl-season-css" }, CSS));
-  }
 
   function meetIds(season) {
     return Object.entries(season.meets || {})
@@ -98,7 +71,6 @@
   function pages(views, ctx) {
     const season = views.season;
     if (!season) return [];
-    ensureStyle();
     const list = items(season);
     const meets = meetIds(season);
     const fit = measure(meets.length);
