@@ -23,6 +23,23 @@ from schemathesis.specs.openapi.checks import response_schema_conformance
 from tests.utils import Api
 
 EPC = "epc-qualifying"
+# A real tournament of the kind a route belongs to (by the path segment after the id); "fz" else.
+KIND_TOURNAMENTS = {
+    "epc": ("fm", "epc-main"),
+    "country": ("fc", "epc-country"),
+    "league": ("fw", "fwpl-league"),
+    "ukpl": ("fu", "ukpl-meeting"),
+    "adjustments": ("fu", "ukpl-meeting"),
+    "multiplayer": ("fu", "ukpl-meeting"),
+    "season": ("fu", "ukpl-meeting"),
+}
+
+
+def tournament_for(path: str) -> str:
+    segment = path.removeprefix("/api/t/{tournament}/").split("/")[0]
+    return KIND_TOURNAMENTS.get(segment, ("fz", EPC))[0]
+
+
 EXAMPLES = 4  # per operation; about 80 operations
 
 
@@ -36,6 +53,8 @@ def fuzz(
         operation = result.ok()
         names = re.findall(r"\{(\w+)\}", operation.path)
         known = {name: real[name] for name in names if name in real}
+        if "tournament" in known:
+            known["tournament"] = tournament_for(operation.path)
         strategy = st.one_of(
             operation.as_strategy(path_parameters=known),
             operation.as_strategy(GenerationMode.NEGATIVE, path_parameters=known),
@@ -73,6 +92,8 @@ def fuzz(
 
 async def test_the_api_answers_every_generated_request_within_its_schema(api: Api) -> None:
     await api.tournament("fz", EPC, players=3, machines=2)
+    for tid, fmt in set(KIND_TOURNAMENTS.values()):
+        await api.tournament(tid, fmt)
     r = await api.score("fz", 1, 1, 12_345)
     assert r.status_code == 201
     seq = r.json()["version"]
