@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 MAX_FRAME_BYTES = 64 * 1024
 """uvicorn's ``ws_max_size``: the largest message a client may send (it needs send none)."""
 MAX_FRAMES_PER_SECOND = 32
-CLOSE_GRACE = 5.0
+CLOSE_GRACE = 2.0
 """Seconds a closing socket may take to drain before it is aborted."""
 
 

@@ -123,10 +123,11 @@ def server(redis_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
 
 
 async def test_twenty_displays_resume_across_kill_and_restart(server: ServerProcess) -> None:
-    """20 displays follow a tournament while the server is killed (-9) and started again, then
-    stopped gracefully (they get 1012) and started again, with pushes before, between and after.
-    Each display reconnects by itself with its version and ends at the last version, equal to
-    the server's views, having never applied a patch out of order or twice."""
+    """20 displays follow a tournament while the server is killed (-9) mid-stream and started
+    again on the same Redis, with pushes before and after. Each display reconnects by itself with
+    its version and ends at the last version, equal to the server's views, having never applied a
+    patch out of order or twice. (A graceful restart, close 1012, is the browser test's:
+    tests/browser/test_display.py.)"""
     api = Api(server.url)
     await api.sign_in_td()
     await api.tournament("r20", EPC, players=24, machines=4)
@@ -140,16 +141,12 @@ async def test_twenty_displays_resume_across_kill_and_restart(server: ServerProc
         await asyncio.to_thread(server.start)
         version = await push(api, "r20", 10, 15)
         await all_reach(displays, version)
-        await asyncio.to_thread(server.stop)
-        await asyncio.to_thread(server.start)
-        version = await push(api, "r20", 10, 25)
-        await all_reach(displays, version)
         final = await api.views("r20")
         assert final["version"] == version
         for display in displays:
             assert display.errors == []
             assert display.views == final["views"]
-            assert display.connections >= 3  # one per server life: every one reconnected
+            assert display.connections >= 2  # every one reconnected to the new server
     finally:
         for task in tasks:
             task.cancel()

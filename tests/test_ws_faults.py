@@ -174,7 +174,7 @@ async def test_a_peer_that_never_answers_pings_is_freed(settings: Settings) -> N
         await api.close()
 
 
-def squeeze(server: Any, client: socket.socket) -> None:
+def squeeze(server: Any, client: socket.socket) -> GuardedWebSocketProtocol:
     """Shrink the server's buffers for ``client``'s connection (kernel 4 KiB, asyncio 8 KiB): a
     link that slow fills after kilobytes, not the megabytes loopback buffers would take first."""
     port = client.getsockname()[1]
@@ -184,7 +184,7 @@ def squeeze(server: Any, client: socket.socket) -> None:
                 socket.SOL_SOCKET, socket.SO_SNDBUF, 4096
             )
             conn.transport.set_write_buffer_limits(high=8192)  # asyncio's, 64 KiB by default
-            return
+            return conn
     raise AssertionError("no such connection")
 
 
@@ -279,6 +279,35 @@ async def test_a_peer_that_stops_reading_is_dropped_after_the_stall_time(
                     await stuck.recv()
         stuck.close()
         await api.close()
+
+
+async def test_a_stuck_socket_that_is_closed_is_freed_and_does_not_hold_up_shutdown(
+    settings: Settings,
+) -> None:
+    """With the stall guard off, two peers fill their sockets and stop reading. One floods, so the
+    server closes it (1008) — but a close waits for the buffer to drain, which never happens: it
+    is aborted after the close grace and freed. The other is still stuck when the server shuts
+    down gracefully: uvicorn waits for every connection to close, so without the same abort the
+    shutdown would never end."""
+    no_stall = dataclasses.replace(settings, ws_stall_seconds=0, queue_size=4)
+    async with asyncio.timeout(30):  # a shutdown that hangs fails here, not at pytest's timeout
+        async with serve_with_services(no_stall) as (base, services, server):
+            api = await signed_in(base)
+            await api.tournament("shut", EPC, players=40, machines=4)
+            peers = [await RawClient.open(base, "/ws/shut", receive_buffer=4096) for _ in (1, 2)]
+            await until(lambda: services.hub.count() == 2)
+            conns = [squeeze(server, peer.sock) for peer in peers]
+            pushed = 0
+            while any(conn.writable.is_set() for conn in conns) and pushed < 150:
+                await push_many(api, "shut", 1, pushed)
+                pushed += 1
+            assert not any(conn.writable.is_set() for conn in conns), "never filled"
+            await peers[0].send(frame(PING, b"x") * (MAX_FRAMES_PER_SECOND * 2))
+            await until(lambda: conns[0] not in server.server_state.connections)
+            assert services.hub.count() == 1 and conns[1] in server.server_state.connections
+            await api.close()
+    for peer in peers:
+        peer.close()
 
 
 async def observed(base: str, tid: str) -> tuple[Any, int]:
