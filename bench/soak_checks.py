@@ -1,0 +1,187 @@
+"""What a soak trial (bench/soak.py) saw, and its checks on the restarted server: (a) nothing
+acknowledged lost, (b) the views equal a replay of the log, (c) a retried push appends nothing."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import orjson
+
+from display import views
+from display.live import LiveTournament
+from display.store import Record
+from scoring import FORMATS
+from scoring.model import Entry, Machine, Player
+from scoring.tournament import rebuild
+
+TID = "soak"
+SCORES = f"/api/t/{TID}/scores"
+
+
+@dataclass(frozen=True)
+class Push:
+    """One keyed score push; ``body`` is the exact bytes sent (and sent again on a retry)."""
+
+    key: str
+    player: str
+    machine: str
+    score: int
+
+    @property
+    def body(self) -> bytes:
+        return orjson.dumps({"player": self.player, "machine": self.machine, "score": self.score})
+
+
+@dataclass
+class Answer:
+    """A push and what came back: ``status`` None means no answer (in flight at the kill)."""
+
+    push: Push
+    status: int | None
+    body: Any = None
+
+
+@dataclass
+class Trial:
+    """What one trial saw. Counts are pushes; ``problems`` says every failed check in words."""
+
+    number: int
+    kill_mode: str  # "time": after a random delay; "ack": right after the n-th 2xx answer
+    redis_killed: bool
+    sent: int = 0
+    acknowledged: int = 0
+    in_flight: int = 0
+    landed_unanswered: int = 0
+    lost: int = 0
+    replay_mismatches: int = 0
+    appended_twice: int = 0
+    retry_answer_differs: int = 0
+    refused: int = 0
+    load_done_before_kill: bool = False
+    restart_seconds: float = math.nan
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+async def send(http: httpx.AsyncClient, push: Push) -> httpx.Response:
+    headers = {"Idempotency-Key": push.key, "Content-Type": "application/json"}
+    return await http.post(SCORES, content=push.body, headers=headers)
+
+
+def json_of(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:
+        return response.text
+
+
+async def read_log(http: httpx.AsyncClient) -> dict[int, dict[str, Any]]:
+    """The tournament's log by version; empty if the server no longer knows the tournament."""
+    response = await http.get(f"/api/t/{TID}/log")
+    if response.status_code == 404:
+        return {}
+    response.raise_for_status()
+    return {r.pop("seq"): r for r in response.json()["records"]}
+
+
+def pure_standings(log: dict[int, dict[str, Any]]) -> Any:
+    """The ``standings`` view computed from scratch by the pure engine from the log's records."""
+    created = log[1]
+    settings = {k: v for k, v in created["settings"].items() if k != "hall"}
+    players, machines, entries = [], [], []
+    for seq, record in sorted(log.items()):
+        if record["type"] == "player_added":
+            p = record["player"]
+            players.append(Player(str(p["number"]), str(p["name"]), bool(p.get("guest"))))
+        elif record["type"] == "machine_added":
+            machines.append(Machine(str(record["machine"]["id"]), str(record["machine"]["name"])))
+        elif record["type"] == "score_recorded":
+            entries.append(
+                Entry(seq, str(record["player"]), str(record["machine"]), record["score"])
+            )
+    fresh = rebuild(FORMATS[created["format"]], settings, players, machines, entries)
+    return orjson.loads(orjson.dumps(views.standings_view(fresh.standings)))
+
+
+async def check_replay(
+    http: httpx.AsyncClient, log: dict[int, dict[str, Any]], trial: Trial
+) -> None:
+    """(b): the server's views = a replay of the whole log; its standings = the pure engine's."""
+    shown = (await http.get(f"/api/t/{TID}/views")).json()
+    replay = LiveTournament(TID, history_size=1)
+    replay.apply([Record(seq, record) for seq, record in sorted(log.items())])
+    replayed = orjson.loads(orjson.dumps(replay.views))
+    wrong = [
+        n
+        for n in sorted(set(replayed) | set(shown["views"]))
+        if replayed.get(n) != shown["views"].get(n)
+    ]
+    if shown["version"] != max(log):
+        wrong.append(f"version {shown['version']} (log at {max(log)})")
+    if pure_standings(log) != shown["views"].get("standings"):
+        wrong.append("standings (pure engine rebuild)")
+    trial.replay_mismatches += len(wrong)
+    if wrong:
+        trial.problems.append(f"server's views differ from a replay of the log: {', '.join(wrong)}")
+
+
+async def check(http: httpx.AsyncClient, answers: list[Answer], trial: Trial) -> None:
+    """Checks (a), (b) and (c) of the module docstring, on the restarted server."""
+    acked = [a for a in answers if a.status is not None and 200 <= a.status < 300]
+    unanswered = [a for a in answers if a.status is None]
+    for a in answers:
+        if a.status is not None and not 200 <= a.status < 300:
+            trial.refused += 1
+            trial.problems.append(f"push {a.push.key} refused before the kill: {a.status} {a.body}")
+    trial.sent, trial.acknowledged, trial.in_flight = len(answers), len(acked), len(unanswered)
+    log = await read_log(http)
+    for a in acked:  # (a)
+        if log.get(a.body["version"]) != a.body["record"]:
+            trial.lost += 1
+            trial.problems.append(f"acknowledged push lost: version {a.body['version']} {a.push}")
+    if not log:
+        trial.problems.append("the tournament is gone after the restart")
+        return
+    sent = {(a.push.player, a.push.machine): a.push for a in answers}
+    scored: dict[tuple[str, str], int] = {}
+    for seq, record in log.items():
+        if record["type"] != "score_recorded":
+            continue
+        pair = (str(record["player"]), str(record["machine"]))
+        if pair in scored:
+            trial.appended_twice += 1
+            trial.problems.append(
+                f"score {pair} is in the log twice (versions {scored[pair]}, {seq})"
+            )
+        if pair not in sent or sent[pair].score != record["score"]:
+            trial.problems.append(f"version {seq} is a score nobody sent: {record}")
+        scored[pair] = seq
+    landed = {a.push.key: scored.get((a.push.player, a.push.machine)) for a in unanswered}
+    trial.landed_unanswered = sum(seq is not None for seq in landed.values())
+    await check_replay(http, log, trial)  # (b)
+    fresh = 0  # (c)
+    for a in acked + unanswered:
+        response = await send(http, a.push)
+        again, replayed = json_of(response), response.headers.get("idempotent-replayed") == "true"
+        first = a.body["version"] if a.status is not None else landed[a.push.key]
+        if not response.is_success:
+            trial.problems.append(f"retry of {a.push.key} refused: {response.status_code} {again}")
+        elif first is None:
+            fresh += 1
+        elif not replayed or again["version"] != first:
+            trial.appended_twice += 1
+            trial.problems.append(f"retry of {a.push.key} (version {first}) answered {again}")
+        elif a.status is not None and again != a.body:
+            trial.retry_answer_differs += 1
+            trial.problems.append(f"retry of {a.push.key} answered {again}, first {a.body}")
+    grown = await read_log(http)
+    if max(grown) - max(log) != fresh:
+        trial.appended_twice += abs(max(grown) - max(log) - fresh)
+        trial.problems.append(f"retries appended {max(grown) - max(log)} records, expected {fresh}")
+    await check_replay(http, grown, trial)

