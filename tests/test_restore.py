@@ -1,6 +1,6 @@
 """Restoring lost records from the log export (display/restore.py): only a file that starts with
 exactly what the store still holds is accepted, its records get their hashes back, and the command
-line restores with the server stopped."""
+line restores beside a running server that came back on an empty store."""
 
 from __future__ import annotations
 
@@ -81,9 +81,12 @@ async def test_restore_takes_only_an_export_that_continues_the_store(
     assert again.json()["restored"] == 0
 
 
-async def test_command_line_restore_with_the_server_stopped(
+async def test_server_restarted_on_an_empty_store_and_the_command_line_restore(
     settings: Settings, tmp_path: Path
 ) -> None:
+    """Redis lost everything (registry, log, epoch) while the server was stopped: the restarted
+    server knows the tournament only from its high-water file, refuses writes, and takes it back
+    from ``backglass restore`` run beside it."""
     async with serve_in_loop(settings) as base:
         api = Api(base)
         await api.sign_in_td()
@@ -95,18 +98,27 @@ async def test_command_line_restore_with_the_server_stopped(
         await api.close()
     redis = Redis.from_url(settings.redis_url or "")
     lost = [key async for key in redis.scan_iter(f"{settings.key_prefix}:*")]
-    await redis.delete(*lost)  # the store came back empty: registry, log, epoch, everything
+    await redis.delete(*lost)
     await redis.aclose()
-
-    env = {"REDIS_URL": settings.redis_url or "", "BACKGLASS_PREFIX": settings.key_prefix}
-    result = await asyncio.to_thread(CliRunner().invoke, cli, ["restore", str(export)], env=env)
-    assert result.exit_code == 0, result.output
-    assert f"c: restored {before['version']} records" in result.output
 
     async with serve_in_loop(settings) as base:
         api = Api(base)
+        await api.sign_in_td()
         health = (await api.http.get("/api/health")).json()
-        assert health["tournaments"]["c"] == {"version": before["version"], "state": "ok"}
-        assert health["epoch"] == "ok"
+        assert health["epoch"] == "lost"
+        assert health["tournaments"]["c"]["version"] == 0
+        assert health["tournaments"]["c"]["seen"] == before["version"]
+        refused = await api.score("c", 2, 1, 600)
+        assert (refused.status_code, refused.json()["error"]) == (503, "store_behind")
+
+        env = {"REDIS_URL": settings.redis_url or "", "BACKGLASS_PREFIX": settings.key_prefix}
+        args = ["restore", str(export)]
+        result = await asyncio.to_thread(CliRunner().invoke, cli, args, env=env)
+        assert result.exit_code == 0, result.output
+        assert f"c: restored {before['version']} records" in result.output
+        assert await api.wait_version("c", before["version"])  # noticed by the running server
         assert await api.views("c") == before
+        health = (await api.http.get("/api/health")).json()
+        assert (health["epoch"], health["tournaments"]["c"]["state"]) == ("ok", "ok")
+        assert (await api.score("c", 2, 1, 600)).status_code == 201
         await api.close()
