@@ -104,6 +104,19 @@ async def on_store_unavailable(request: Request, exc: Exception) -> Response:
     )
 
 
+async def on_unexpected(request: Request, exc: Exception) -> Response:
+    """Last resort for a bug: a plain 500 in the usual shape instead of Starlette's text page.
+    Starlette re-raises the exception after this answer, so the server log keeps the traceback;
+    ``log`` adds which request it was."""
+    log.error("unexpected %s on %s %s", type(exc).__name__, request.method, request.url.path)
+    return error_response(
+        500,
+        "internal_error",
+        "Something went wrong on the server. Check whether it shows before sending it again, "
+        "and tell the TD if it keeps happening.",
+    )
+
+
 STORE_REFUSALS = re.compile(r"\b(MISCONF|NOREPLICAS|OOM|READONLY|MASTERDOWN|TRYAGAIN|BUSY)\b")
 """Redis answers that mean "up, but not persisting now" (docs/redis.md): a failed AOF or RDB write
 (MISCONF), too few replicas (NOREPLICAS), maxmemory (OOM), a replica (READONLY, MASTERDOWN), a
@@ -118,19 +131,6 @@ async def on_store_refused(request: Request, exc: Exception) -> Response:
     if refused or STORE_REFUSALS.search(str(exc)):
         return await on_store_unavailable(request, exc)
     raise exc
-
-
-async def on_unexpected(request: Request, exc: Exception) -> Response:
-    """Last resort for a bug: a plain 500 in the usual shape instead of Starlette's text page.
-    Starlette re-raises the exception after this answer, so the server log keeps the traceback;
-    ``log`` adds which request it was."""
-    log.error("unexpected %s on %s %s", type(exc).__name__, request.method, request.url.path)
-    return error_response(
-        500,
-        "internal_error",
-        "Something went wrong on the server. Check whether it shows before sending it again, "
-        "and tell the TD if it keeps happening.",
-    )
 
 
 HANDLERS = {

@@ -112,13 +112,12 @@ async def test_unknown_ids_are_404_and_write_nothing(api: Api, b1: int) -> None:
     assert await version(api) == before
 
 
-@pytest.mark.parametrize("what", list(RAW_BODIES))
-async def test_malformed_bodies_are_refused_on_every_write(api: Api, b1: int, what: str) -> None:
+async def test_malformed_bodies_are_refused_on_every_write(api: Api, b1: int) -> None:
     before = await version(api)
     headers = api.headers() | {"Content-Type": "application/json", "If-Match": f'"{b1}"'}
-    for path in WRITES:
-        r = await api.http.post(
-            path.replace("{seq}", str(b1)), content=RAW_BODIES[what], headers=headers
-        )
-        refused(r, 400, 404, 413, 422)
+    for what, raw in RAW_BODIES.items():
+        for path in WRITES:
+            r = await api.http.post(path.replace("{seq}", str(b1)), content=raw, headers=headers)
+            assert r.status_code != 201, (what, path)
+            refused(r, 400, 404, 413, 422)
     assert await version(api) == before
