@@ -99,14 +99,16 @@ def _sha(password: str) -> str:
     return hashlib.sha256(password.encode()).hexdigest()
 
 
-def _pid_alive(pid: int) -> bool:
-    """True if ``pid`` is a live redis-server (not a zombie, not a recycled pid)."""
+def _pid_alive(pid: int, sock: Path) -> bool:
+    """True if ``pid`` is a live redis-server on ``sock`` (not a zombie, not a recycled pid: Redis
+    titles itself "redis-server unixsocket:<path>")."""
     try:
         cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
     except (FileNotFoundError, ProcessLookupError, IndexError):
         return False
-    return b"redis-server" in cmdline and state not in ("Z", "X")
+    mine = b"redis-server" in cmdline and str(sock).encode() in cmdline
+    return mine and state not in ("Z", "X")
 
 
 class EmbeddedRedis:
@@ -184,14 +186,14 @@ class EmbeddedRedis:
             pid = int(self.pidfile.read_text().strip())
         except (FileNotFoundError, ValueError):
             return None
-        return pid if _pid_alive(pid) else None
+        return pid if _pid_alive(pid, self.socket) else None
 
     def alive(self) -> bool:
         """Whether a Redis is running for this data directory (ours, or one we reused). A Redis
         that is busy or loading counts as alive: only a dead one may be replaced."""
-        if self.process is not None:
-            return self.process.poll() is None
-        if self._other_pid() is not None:
+        if self.process is not None and self.process.poll() is None:
+            return True
+        if self._other_pid() is not None:  # ours died, but another process may have restarted it
             return True
         app, _ = self._passwords()
         return _probe(self.socket, APP_USER, app) in ("up", "loading")
@@ -207,6 +209,8 @@ class EmbeddedRedis:
         that does not know our ACL user holds the socket.
         """
         app, admin = self._passwords()
+        if self.process is not None and self.process.poll() is not None:
+            self.process = None  # ours died; another process's may be the one that answers now
         with self._locked(timeout):
             state = _probe(self.socket, APP_USER, app)
             if state == "denied":
@@ -215,8 +219,6 @@ class EmbeddedRedis:
                     "an older Backglass, or by hand). Stop it (its pid is in redis.pid) and start again."
                 )
             if state == "down" and self._other_pid() is None:
-                if self.process is not None:
-                    self.process.poll()  # reap the one that died
                 self.process = self._spawn(app, admin)
             deadline = time.monotonic() + timeout
             while time.monotonic() < deadline:

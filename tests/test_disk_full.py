@@ -20,7 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from tests.utils import TD_PASSWORD, Api, ServerProcess
+from display.settings import Settings
+from tests.utils import TD_PASSWORD, Api, serve_in_loop
 
 EPC = "epc-qualifying"
 
@@ -78,16 +79,9 @@ async def test_disk_full_under_redis(tmp_path: Path) -> None:
     after (never a 500); none of the 503'd pushes is in the log when space returns; retried with
     their keys they land once each, and every 201 is still there."""
     with small_tmpfs(tmp_path / "disk") as disk:
-        server = ServerProcess(
-            {
-                "REDIS_URL": "",
-                "BACKGLASS_DATA": str(disk / "data"),
-                "BACKGLASS_TD_PASSWORD": TD_PASSWORD,
-            }
-        )
-        server.start()
-        api = Api(server.url)
-        try:
+        settings = Settings(data_dir=disk / "data", td_password=TD_PASSWORD)  # embedded Redis
+        async with serve_in_loop(settings) as base:
+            api = Api(base)
             await api.sign_in_td()
             await api.tournament("full", EPC, players=60, machines=1)
             acked: dict[str, int] = {}
@@ -127,6 +121,4 @@ async def test_disk_full_under_redis(tmp_path: Path) -> None:
                 again = await push(api, "full", player, key)
                 assert again[1]["version"] == answer["version"]
             assert await recorded(api, "full") == acked
-        finally:
             await api.close()
-            server.stop()

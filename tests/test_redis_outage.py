@@ -25,7 +25,16 @@ from display.app import create_app
 from display.embedded_redis import EmbeddedRedis
 from display.services import running
 from display.settings import Settings, insecure_redis
-from tests.utils import TD_PASSWORD, Api, ServerProcess, connect, free_port, serve_in_loop, ws_url
+from tests.utils import (
+    TD_PASSWORD,
+    Api,
+    ServerProcess,
+    connect,
+    free_port,
+    receive,
+    serve_in_loop,
+    ws_url,
+)
 
 EPC = "epc-qualifying"
 PLAYERS, MACHINES = 30, 4
@@ -143,6 +152,8 @@ async def test_redis_killed_mid_stream(tmp_path: Path) -> None:
                     assert r.json()["error"] == STORE_DOWN
                     assert "nothing was recorded" in r.json()["message"]
             assert problems == []
+            async with connect(ws_url(api.base, "o")) as fresh:  # a display opened meanwhile
+                assert (await receive(fresh))["type"] == "snapshot"  # from memory
             while not any(a[0] == 503 for a in pusher.answers):
                 await asyncio.sleep(0.01)  # the stream did run into the outage
 
@@ -196,10 +207,9 @@ async def test_embedded_redis_is_restarted_by_the_server(tmp_path: Path) -> None
     """The server's embedded Redis killed -9 comes back by itself on the same data dir;
     the push that met the outage, retried with its key, lands once; earlier ones are kept."""
     data = tmp_path / "data"
-    server = ServerProcess(env(None, data))
-    server.start()
-    api = Api(server.url)
-    try:
+    settings = Settings(data_dir=data, td_password=TD_PASSWORD)  # no URL: the embedded Redis
+    async with serve_in_loop(settings) as base:
+        api = Api(base)
         await api.sign_in_td()
         await api.tournament("e", EPC, players=4, machines=1)
         first = await api.score("e", 1, 1, 1000)
@@ -220,9 +230,7 @@ async def test_embedded_redis_is_restarted_by_the_server(tmp_path: Path) -> None
         assert replay.headers.get("Idempotent-Replayed") == "true"
         rows = (await api.views("e"))["views"]["machine/1"]["rows"]
         assert {p: row["score"] for p, row in rows.items()} == {"1": 1000, "2": 2000}
-    finally:
         await api.close()
-        server.stop()
 
 
 # ---- Redis up but refusing writes ----
@@ -365,3 +373,26 @@ async def test_server_refuses_a_remote_redis_without_password(tmp_path: Path) ->
     with pytest.raises(RuntimeError, match="BACKGLASS_ALLOW_INSECURE_REDIS=1"):
         async with running(settings):
             pass
+
+
+def test_two_supervisors_of_one_data_dir_start_one_redis(tmp_path: Path) -> None:
+    """Two server processes share a data directory's Redis: after it dies, the first to restart it
+    owns the new one and the other sees it alive and reuses it (``redis.lock``), never a second."""
+    first, second = EmbeddedRedis(tmp_path), EmbeddedRedis(tmp_path)
+    first.start()
+    second.start()
+    assert first.process is not None and second.process is None  # reused
+    try:
+        first.process.kill()
+        first.process.wait()
+        assert not first.alive() and not second.alive()
+        second.start()  # second's supervisor was quicker
+        assert second.process is not None and second.alive()
+        assert first.alive()  # a Redis runs for the data dir: nothing to restart
+        first.start()
+        assert first.process is None  # it reused second's
+        with redis.Redis.from_url(first.url) as client:
+            assert client.ping()
+    finally:
+        second.stop()
+        first.stop()
