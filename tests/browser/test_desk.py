@@ -90,8 +90,11 @@ async def test_stewards_and_display_profiles_from_the_desk(
     await expect(sam.locator(".signed-in")).to_have_text("no")
     body = {"role": "steward", "tournament": "dsk2", "name": "Sam", "pin": pin}
     token = (await api.http.post("/api/session", json=body)).json()["token"]
+    wrong = {**body, "pin": f"{(int(pin) + 1) % 10**6:06d}"}
+    assert (await api.http.post("/api/session", json=wrong)).status_code == 401
     await page.reload()
     await expect(sam.locator(".signed-in")).to_have_text("1 phone")
+    await expect(page.locator("#failures-table tbody")).to_contain_text("steward Sam127.0.0.1")
     page.once("dialog", lambda dialog: dialog.accept())
     await sam.locator("button").click()
     await expect(page.locator("#stewards-notice")).to_have_text("Sam is revoked.")
