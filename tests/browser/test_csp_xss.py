@@ -169,15 +169,18 @@ async def test_per_machine_formats(api: Api, server: str, new_page: NewPage) -> 
     )
     assert r.status_code == 201, r.text
     await per_machine(api, "xk", "epc-kids", 3)
+    await per_machine(api, "xl", "epc-classic", 3)
     await per_machine(
         api, "xu", "ukpl-meeting", 4, region="London", season="2025", held="2025-01-11"
     )
-    watch = await tab(new_page, api.base, api, ["xq", "xk", "xu"])
+    watch = await tab(new_page, api.base, api, ["xq", "xk", "xl", "xu"])
     for path in SITE:
         await watch.visit(path, path != "/openapi.json")
     named = {"display", "standings", "steward", "queue", "audit", "desk", "results"}
     await watch.tournament("xq", "epc-qualifying", VIEWS_MACHINES, named | {*VIEWS_MACHINES})
-    await watch.tournament("xk", "epc-kids", ["kids"], named | {"kids"})
+    # Kids and Classic: the pages walked above, and their own views
+    await watch.visit("/t/xk/display?views=kids&seconds=600", names=True)
+    await watch.visit("/t/xl/display?views=classic&seconds=600", names=True)
     ukpl = ["machines", "standings", "ukpl_season", "ukpl_adjustments"]
     await watch.tournament("xu", "ukpl-meeting", ukpl, named | {"season", "machines"})
 
