@@ -16,7 +16,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
+from pathlib import Path
 
 from display.embedded_redis import EmbeddedRedis, EmbeddedRedisError
 
@@ -50,10 +52,11 @@ class RedisSupervisor:
                 continue
             status = self.embedded.exit_status()
             log.error(
-                "embedded Redis under %s stopped (exit status %s; see redis.log there); "
-                "restarting in %.2f s",
+                "embedded Redis under %s stopped (exit status %s, %s free on that disk; see "
+                "redis.log there); restarting in %.2f s",
                 self.embedded.data_dir,
                 "unknown" if status is None else status,
+                _free(self.embedded.data_dir),
                 delay,
             )
             await asyncio.sleep(delay)
@@ -77,3 +80,12 @@ class RedisSupervisor:
             with contextlib.suppress(Exception):
                 await starting
             raise
+
+
+def _free(directory: Path) -> str:
+    """Free space under ``directory``, for the log: a full disk is the usual reason Redis exits."""
+    try:
+        stats = os.statvfs(directory)
+    except OSError:
+        return "unknown"
+    return f"{stats.f_bavail * stats.f_frsize // 1024} KiB"
