@@ -254,5 +254,5 @@ def _host_message(host: str | None) -> str:
 
 
 def _size_message(limit: int) -> str:
-    return f"The request is too large: at most {limit // 1024} KiB is accepted here."
-
+    size = f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit // 1024} KiB"
+    return f"The request is too large: at most {size} is accepted here."

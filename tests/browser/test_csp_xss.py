@@ -181,6 +181,8 @@ async def test_per_machine_formats(api: Api, server: str, new_page: NewPage) -> 
     # Kids and Classic: the pages walked above, and their own views
     await watch.visit("/t/xk/display?views=kids&seconds=600", names=True)
     await watch.visit("/t/xl/display?views=classic&seconds=600", names=True)
+    # a query parameter the page config carries (tojson escapes "<", so no </script> breaks out)
+    await watch.visit("/t/xq/standings?player=</script>" + evil(7), names=False)
     ukpl = ["machines", "standings", "ukpl_season", "ukpl_adjustments"]
     await watch.tournament("xu", "ukpl-meeting", ukpl, named | {"season", "machines"})
 
