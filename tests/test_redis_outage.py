@@ -103,7 +103,7 @@ class Pusher:
             self.answers.append((r.status_code, key, body, version))
             if r.status_code == 503:
                 assert r.json()["error"] == STORE_DOWN, r.text
-                await asyncio.sleep(0.02)
+                await asyncio.sleep(0.5)  # a phone backs off too
 
 
 async def pings(ws: Any, want_down: bool, timeout: float = 10) -> None:
@@ -131,8 +131,9 @@ async def test_redis_killed_mid_stream(tmp_path: Path) -> None:
         async with connect(ws_url(api.base, "o")) as ws:
             pusher = Pusher(api, "o")
             workers = [asyncio.create_task(pusher.worker()) for _ in range(4)]
-            while sum(a[0] == 201 for a in pusher.answers) < 10:
-                await asyncio.sleep(0.01)
+            async with asyncio.timeout(30):
+                while sum(a[0] == 201 for a in pusher.answers) < 10:
+                    await asyncio.sleep(0.01)
             assert store.process is not None
             store.process.send_signal(signal.SIGKILL)  # mid-stream
             store.process.wait()
@@ -154,8 +155,9 @@ async def test_redis_killed_mid_stream(tmp_path: Path) -> None:
             assert problems == []
             async with connect(ws_url(api.base, "o")) as fresh:  # a display opened meanwhile
                 assert (await receive(fresh))["type"] == "snapshot"  # from memory
-            while not any(a[0] == 503 for a in pusher.answers):
-                await asyncio.sleep(0.01)  # the stream did run into the outage
+            async with asyncio.timeout(10):
+                while not any(a[0] == 503 for a in pusher.answers):
+                    await asyncio.sleep(0.01)  # the stream did run into the outage
 
             store.start()  # same data directory: the AOF reloads
             await pings(ws, want_down=False)

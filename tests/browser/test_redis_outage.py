@@ -9,6 +9,7 @@ import re
 import signal
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -78,6 +79,12 @@ async def test_display_shows_reconnecting_while_redis_is_down(
         store.stop()
 
 
+async def until(condition: Callable[[], bool], timeout: float = 5) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.02)
+
+
 def use_up_the_aof_page(data_dir: Path) -> None:
     """On a full disk the AOF's last page may still hold a few hundred bytes, enough for one more
     score. Tiny writes fill that room until one fails and Redis exits; the supervisor restarts it
@@ -135,7 +142,8 @@ async def test_steward_sees_not_saved_while_the_disk_is_full(
             notice = page.locator("#confirm-notice")
             await expect(notice).to_contain_text("NOT SAVED")
             await expect(page.locator("#screen-confirm")).to_be_visible()
-            assert statuses and set(statuses) == {503}, statuses
+            await until(lambda: bool(statuses))  # the response event may trail the page
+            assert set(statuses) == {503}, statuses
             for _ in range(200):  # reads work whenever the supervisor has Redis up
                 log = await api.http.get("/api/t/df/log")
                 if log.status_code == 200:
@@ -145,6 +153,7 @@ async def test_steward_sees_not_saved_while_the_disk_is_full(
 
             filler.unlink()
             await expect(page.locator("#screen-confirm")).to_be_hidden(timeout=20_000)
+            await until(lambda: 201 in statuses)
             assert statuses[-1] == 201 and set(statuses[:-1]) == {503}, statuses
             assert len(keys) == 1 and None not in keys  # every try sent the same key
             records = await score_records(api, "df")
