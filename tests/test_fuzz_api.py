@@ -35,6 +35,19 @@ KIND_TOURNAMENTS = {
 }
 
 
+# Bodies the rules take (for "fz"), so some fuzzed requests are writes that land, under fuzzed
+# headers (Idempotency-Key …), and later ones meet the state those made.
+GOOD = {
+    "POST /api/t/{tournament}/scores": {"player": "2", "machine": "2", "score": 4_200},
+    "POST /api/t/{tournament}/players": {"number": "50", "name": "Fuzz Player"},
+    "POST /api/t/{tournament}/machines": {"id": "50", "name": "Fuzz Machine"},
+    "POST /api/t/{tournament}/settings": {"settings": {"scale": "linear"}},
+    "POST /api/t/{tournament}/stewards": {"name": "Kim"},
+    "POST /api/t/{tournament}/queues/{machine}/{action}": {"player": "3"},
+    "POST /api/t/{tournament}/scores/{seq}/void": {"reason": "fuzz"},
+}
+
+
 def tournament_for(path: str) -> str:
     segment = path.removeprefix("/api/t/{tournament}/").split("/")[0]
     return KIND_TOURNAMENTS.get(segment, ("fz", EPC))[0]
@@ -55,7 +68,10 @@ def fuzz(
         known = {name: real[name] for name in names if name in real}
         if "tournament" in known:
             known["tournament"] = tournament_for(operation.path)
+        body = GOOD.get(operation.label)
+        good = [] if body is None else [operation.as_strategy(path_parameters=known, body=body)]
         strategy = st.one_of(
+            *good,
             operation.as_strategy(path_parameters=known),
             operation.as_strategy(GenerationMode.NEGATIVE, path_parameters=known),
             operation.as_strategy(),
