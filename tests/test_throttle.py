@@ -177,15 +177,3 @@ async def test_td_passwords_and_player_pins_are_throttled_and_listed(settings: S
         assert [(f["account"], f["kind"]) for f in listed] == [("player 1", "player PIN")] * 2
         for client in (guesser, player_phone, other):
             await client.aclose()
-
-
-async def test_only_the_td_reads_the_failures(settings: Settings) -> None:
-    async with hall(settings) as (_base, api):
-        pin = await steward_pin(api)
-        token = (await steward_sign_in(api.http, pin)).json()["token"]
-        for path in ("/api/t/th/sign-in-failures", "/api/sign-in-failures"):
-            assert (await api.http.get(path)).status_code == 401
-            r = await api.http.get(path, headers=api.headers(token))
-            assert r.status_code == 403
-        r = await api.http.get("/api/t/nope/sign-in-failures", headers=api.headers())
-        assert r.status_code == 404
