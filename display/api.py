@@ -30,7 +30,7 @@ from display.schemas import (
     StewardIn,
     TournamentIn,
 )
-from display.store import Record, VersionConflict
+from display.store import VersionConflict, audit_problem
 from scoring.tournament import check_score
 
 if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
@@ -92,8 +92,12 @@ async def write(
     by the tournament's kind. Raises ScoringError (4xx) if the rules refuse, ApiError 404 for an
     unknown tournament. ``precondition(state)`` (e.g. an ``If-Match`` check) runs under the write
     lock against the kind's state each attempt validates against, after the Idempotency-Key
-    check, and refuses by raising (ApiError 412…).
+    check, and refuses by raising (ApiError 412…). A record without ``by``/``at`` (``stamp``) or a
+    correction, void or penalty without ``reason`` is a programming error (RuntimeError).
     """
+    for record in new_records:  # never bad input: the schemas require a reason, stamp() the rest
+        if (problem := audit_problem(record)) is not None:
+            raise RuntimeError(f"write() was given {problem}")
     svc = services(request)
     key = request.headers.get("idempotency-key") or None
     if key is not None and not 1 <= len(key) <= 200:
@@ -133,8 +137,9 @@ async def write(
                     touched |= more
             try:
                 appended = await svc.store.append(
-                    tournament, version, new_records, key, fingerprint, register=create
-                )
+                    tournament, version, new_records, key, fingerprint, register=create,
+                    prev_hash=None if create else live.head_hash,
+                )  # fmt: skip
             except VersionConflict as conflict:
                 if create:
                     raise ApiError(409, "duplicate", f"Tournament {tournament} exists.") from None
@@ -143,8 +148,7 @@ async def write(
             if appended.replayed:  # a concurrent retry with the same key got in first
                 await svc.replica.wait_for(tournament, appended.seq)
             elif not create:
-                first = appended.seq - len(new_records) + 1
-                batch = [Record(first + i, r) for i, r in enumerate(new_records)]
+                batch = appended.records(new_records)
                 applied = (state, touched) if shared is live.shared else None
                 svc.replica.ingest(tournament, batch, applied=applied)
             else:

@@ -64,6 +64,7 @@ cli.add_command(standings)
 cli.add_command(demo)
 cli.add_command(__import__("display.fwpl_offline", fromlist=["league"]).league)
 cli.add_command(__import__("display.restore", fromlist=["restore"]).restore)
+cli.add_command(__import__("display.verify", fromlist=["verify"]).verify)
 
 
 def main() -> None:

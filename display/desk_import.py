@@ -7,7 +7,8 @@ Every record is checked before anything is written: the first must be ``tourname
 ``display/desk_records.py``) accepts at that point, exactly as if it had been written through the
 API. Then all of them are appended at once, atomically, as a new tournament; ``by`` and ``at`` are
 kept, so the history stays whose and when it was. Any refusal is a 422 naming the line, and
-nothing is written.
+nothing is written. The file's chain hashes (``h``) must check out (``display/verify.py``); the
+records get a fresh chain here, equal to the file's when it holds a whole chained log.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from display import desk_records, kinds
 from display.api import services, signed_in, written
 from display.errors import ApiError
 from display.store import VersionConflict
+from display.verify import verify_file_bytes
 from scoring.errors import ScoringError
 
 MAX_RECORDS = 200_000
@@ -45,6 +47,7 @@ def parse(raw: bytes) -> list[dict[str, Any]]:
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             raise _bad(line_no, "is not a record (a JSON object with a type)")
         seq = data.pop("seq", len(records) + 1)
+        data.pop("h", None)  # the chain hash: checked by ``chain_problem``, written afresh
         if seq != len(records) + 1:
             raise _bad(line_no, f"has seq {seq}, expected {len(records) + 1}: lines are missing")
         records.append(data)
@@ -79,6 +82,16 @@ def check(records: list[dict[str, Any]]) -> None:
             raise _bad(seq, f"is a {record['type']} record this server cannot apply") from None
 
 
+def chain_problem(raw: bytes) -> None:
+    """Refuse a file whose chain hashes (``h``, docs/integrity.md) do not check out: a record
+    changed since it was exported is not restored as if it were the original. A file without
+    hashes (an older server's, or the chain off) passes. Raises ApiError 422 naming the seq."""
+    chain = verify_file_bytes(raw)
+    if chain.broken is not None:
+        what = f"fails the hash chain: {chain.broken.why}"
+        raise _bad(chain.broken.seq, what + " (remove the h fields to import it anyway)")
+
+
 def _bad(line: int, what: str) -> ApiError:
     return ApiError(422, "invalid_log", f"Line {line} {what}. Nothing was imported.")
 
@@ -99,6 +112,7 @@ async def import_log(request: Request) -> Response:
             return written(seq, True, {"id": tid, "records": seq})
     records = parse(raw)
     await asyncio.to_thread(check, records)  # pure; a long log must not stall the hall
+    await asyncio.to_thread(chain_problem, raw)
     async with svc.replica.write_lock(tid):
         if tid in svc.replica.tournaments:
             raise ApiError(409, "duplicate", f"Tournament {tid} already exists on this server.")

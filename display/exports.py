@@ -3,7 +3,8 @@ JSON lines (which ``display/desk_import.py`` replays into a fresh server).
 
     GET /api/t/{t}/export/results.csv   every player: place, details, total, each machine
     GET /api/t/{t}/export/ifpa.csv      places and names/IFPA numbers, for IFPA
-    GET /api/t/{t}/export/log.jsonl     every record, one JSON object a line, with its seq
+    GET /api/t/{t}/export/log.jsonl     every record, one JSON object a line, with its seq (and
+                                        its chain hash ``h``: docs/integrity.md)
     GET /t/{t}/results                  the results, laid out for printing
 
 The final place is the ``placings`` view's where a kind has one (the EPC main tournament once the
@@ -156,7 +157,11 @@ async def ifpa_csv(request: Request) -> Response:
 
 async def log_jsonl(request: Request) -> Response:
     live, records = await _inputs(request)
-    text = b"".join(orjson.dumps({"seq": r.seq, **r.data}) + b"\n" for r in records)
+    # ``h``: the record's chain hash (display/store.py), so ``backglass verify --file`` can check it
+    text = b"".join(
+        orjson.dumps({"seq": r.seq, **r.data, **({"h": r.h} if r.h else {})}) + b"\n"
+        for r in records
+    )
     return _download(text.decode(), f"{live.id}.log.jsonl", "application/x-ndjson")
 
 

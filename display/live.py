@@ -15,7 +15,7 @@ import orjson
 
 from display import desk_records, kinds, mergepatch
 from display.kinds.base import EVERY_VIEW, Kind
-from display.store import Record
+from display.store import GENESIS, Record
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,7 @@ class LiveTournament:
     def __init__(self, tournament_id: str, history_size: int) -> None:
         self.id = tournament_id
         self.version = 0
+        self.head_hash = GENESIS  # the chain hash of record ``version`` (display/store.py)
         self.meta: dict[str, Any] = {"id": tournament_id, "name": tournament_id}
         self.kind: Kind | None = None
         self.state: Any = None
@@ -68,7 +69,7 @@ class LiveTournament:
         base, touched = self.version, set[str]()
         if applied is not None and batch and batch[0].seq == self.version + 1:
             self.state, touched = applied
-            self.version = batch[-1].seq
+            self.version, self.head_hash = batch[-1].seq, batch[-1].h or GENESIS
             batch = []
         for record in batch:
             if record.seq <= self.version:
@@ -76,7 +77,7 @@ class LiveTournament:
             if record.seq != self.version + 1:
                 raise RuntimeError(f"{self.id}: log gap, at {self.version}, got {record.seq}")
             touched |= self._apply_one(record)
-            self.version = record.seq
+            self.version, self.head_hash = record.seq, record.h or GENESIS
         if self.version == base:
             return None
         patches: dict[str, Any] = {}

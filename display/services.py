@@ -67,7 +67,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
     redis = Redis.from_url(url, health_check_interval=10)
     tail = Redis.from_url(url)
     hub = Hub(settings.queue_size)
-    store = LogStore(redis, settings.key_prefix)
+    store = LogStore(redis, settings.key_prefix, settings.hash_chain)
     replica = Replica(store, tail, hub, settings.history_size)
     auth = Auth(redis, settings.key_prefix)
     svc = Services(settings, redis, store, replica, hub, auth)

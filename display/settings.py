@@ -41,6 +41,9 @@ class Settings:
     # True only when a reverse proxy is in front: the client address is then the last
     # X-Forwarded-For entry (the one the proxy added), not the proxy's own address.
     trust_proxy: bool = False
+    # The hash chain over each tournament's log (display/store.py, docs/integrity.md);
+    # BACKGLASS_HASH_CHAIN=0 turns it off: no hashes written, none checked.
+    hash_chain: bool = True
     # Requests (display/security.py, docs/security.md): host names and browser origins allowed
     # beyond the defaults ("*" allows any), and the largest request body in bytes (uploads: the
     # log, CSV and restore endpoints). BACKGLASS_ALLOWED_HOSTS, BACKGLASS_ALLOWED_ORIGINS (comma
@@ -55,7 +58,8 @@ class Settings:
 
     @classmethod
     def from_env(cls) -> Settings:
-        """``REDIS_URL``, ``BACKGLASS_DATA``, ``BACKGLASS_PREFIX``, ``BACKGLASS_TD_PASSWORD``."""
+        """``REDIS_URL``, ``BACKGLASS_DATA``, ``BACKGLASS_PREFIX``, ``BACKGLASS_TD_PASSWORD``,
+        ``BACKGLASS_TRUST_PROXY`` (1 when a reverse proxy is in front), ``BACKGLASS_HASH_CHAIN``."""
         return cls(
             redis_url=os.environ.get("REDIS_URL") or None,
             data_dir=Path(os.environ.get("BACKGLASS_DATA", ".data")),
@@ -68,6 +72,7 @@ class Settings:
             max_body=int(os.environ.get("BACKGLASS_MAX_BODY") or 256 * 1024),
             max_upload=int(os.environ.get("BACKGLASS_MAX_UPLOAD") or 20 * 1024 * 1024),
             trust_proxy=os.environ.get("BACKGLASS_TRUST_PROXY", "") in ("1", "true", "yes"),
+            hash_chain=os.environ.get("BACKGLASS_HASH_CHAIN", "1") != "0",
             allow_insecure_redis=os.environ.get("BACKGLASS_ALLOW_INSECURE_REDIS", "") == "1",
         )
 

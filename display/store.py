@@ -9,13 +9,27 @@ retried request returns the first answer and appends nothing.
 Keys (``P`` = key prefix)::
 
     P:registry              STREAM  one entry per tournament created (field ``t``)
-    P:t:{id}:log            STREAM  the tournament's records (field ``r``: JSON)
+    P:t:{id}:log            STREAM  the tournament's records (field ``r``: JSON; ``h``: chain hash)
     P:t:{id}:idem:{key}     STRING  "fingerprint seq" for 7 days
+
+Hash chain (``Settings.hash_chain``, on by default; ``docs/integrity.md``): entry *n* also has
+``h`` = ``sha256(prev + "\n" + r)`` in lowercase hex, where ``r`` is the exact bytes stored in field
+``r`` and ``prev`` is the ASCII hex ``h`` of entry *n - 1*, or ``GENESIS`` (64 zeros) for entry 1
+and for an entry after one without ``h`` (a log written before the chain, or with it off: the
+chain starts at its first hashed entry). The hashes are computed here, in Python, from the
+``prev_hash`` the writer passes (its replica's head); the script refuses the append as a version
+conflict when the log's last ``h`` is not ``prev_hash``, in the same round trip as the version
+check. ``display/verify.py`` checks a chain.
+
+Audit fields: every record carries ``by`` (who: ``role:name``) and ``at`` (server time, ISO 8601
+UTC); the types in ``REASON_REQUIRED`` also carry a non-empty ``reason``. ``audit_problem`` says
+what a record lacks; ``display.api.write`` refuses such a record as a programming error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,22 +37,56 @@ import orjson
 from redis.asyncio import Redis
 
 IDEMPOTENCY_TTL_SECONDS = 7 * 24 * 3600
+GENESIS = "0" * 64
+"""The ``prev`` of a log's first hashed entry (module docstring)."""
 
+REASON_REQUIRED = frozenset(
+    {
+        # corrections: a recorded game's result changed after the fact
+        "score_corrected", "game_corrected", "jackpot_adjusted", "fault_replay", "fault_one_ball",
+        # voids: a record or a player's part taken back
+        "score_voided", "record_voided", "adjustment_withdrawn", "season_results_removed",
+        "player_withdrawn",
+        # penalties
+        "penalty", "penalty_recorded", "third_offence_recorded", "extra_ball_penalty",
+        "slam_tilt", "slam_tilt_recorded", "late_recorded",
+    }
+)  # fmt: skip
+"""Record types that must say why (``reason``, non-empty); listed in ``docs/integrity.md``."""
+
+# ARGV: expected, fingerprint, ttl, tournament, prev_hash ('' = no chain), then the records:
+# r, h, r, h … when chained, else r, r …
 _APPEND = """
 local log, idem, registry = KEYS[1], KEYS[2], KEYS[3]
 local expected, fingerprint, ttl, tid = tonumber(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
+local prev_hash = ARGV[5]
 if idem ~= '' then
   local prev = redis.call('GET', idem)
   if prev then return {'dup', prev} end
 end
 local last = redis.call('XREVRANGE', log, '+', '-', 'COUNT', 1)
 local version = 0
-if #last > 0 then version = tonumber(string.match(last[1][1], '^(%d+)')) end
+local head = string.rep('0', 64)
+if #last > 0 then
+  version = tonumber(string.match(last[1][1], '^(%d+)'))
+  local fields = last[1][2]
+  for i = 1, #fields, 2 do
+    if fields[i] == 'h' then head = fields[i + 1] end
+  end
+end
 if version ~= expected then return {'conflict', tostring(version)} end
+if prev_hash ~= '' and head ~= prev_hash then return {'chain', tostring(version)} end
 local seq = version
-for i = 5, #ARGV do
-  seq = seq + 1
-  redis.call('XADD', log, tostring(seq) .. '-0', 'r', ARGV[i])
+if prev_hash ~= '' then
+  for i = 6, #ARGV, 2 do
+    seq = seq + 1
+    redis.call('XADD', log, tostring(seq) .. '-0', 'r', ARGV[i], 'h', ARGV[i + 1])
+  end
+else
+  for i = 6, #ARGV do
+    seq = seq + 1
+    redis.call('XADD', log, tostring(seq) .. '-0', 'r', ARGV[i])
+  end
 end
 if idem ~= '' then redis.call('SET', idem, fingerprint .. ' ' .. tostring(seq), 'EX', ttl) end
 if registry ~= '' then redis.call('XADD', registry, '*', 't', tid) end
@@ -46,20 +94,48 @@ return {'ok', tostring(seq)}
 """
 
 
+def chain_hash(prev: str, raw: bytes) -> str:
+    """The ``h`` of an entry whose stored record bytes are ``raw``, after an entry hashed ``prev``
+    (``GENESIS`` for the first): lowercase hex SHA-256 of ``prev`` (ASCII) + ``\\n`` + ``raw``."""
+    return hashlib.sha256(prev.encode() + b"\n" + raw).hexdigest()
+
+
+def audit_problem(record: Mapping[str, Any]) -> str | None:
+    """What a record lacks of who, when and (``REASON_REQUIRED`` types) why, or None."""
+    missing = [name for name in ("by", "at") if not record.get(name)]
+    if record.get("type") in REASON_REQUIRED and not record.get("reason"):
+        missing.append("reason")
+    return f"a {record.get('type')} record without {', '.join(missing)}" if missing else None
+
+
 @dataclass(frozen=True)
 class Appended:
-    """The answer to a write: the version of its last record, and whether it replayed an earlier key."""
+    """The answer to a write: the version of its last record, whether it replayed an earlier key,
+    and the new records' chain hashes (empty when replayed or the chain is off)."""
 
     seq: int
     replayed: bool = False
+    hashes: tuple[str, ...] = ()
+
+    def records(self, written: Sequence[dict[str, Any]]) -> list[Record]:
+        """``written`` (the records this append stored, in order) as Records with seq and ``h``."""
+        first = self.seq - len(written) + 1
+        hashes: Sequence[str | None] = self.hashes or [None] * len(written)
+        return [
+            Record(first + i, r, h) for i, (r, h) in enumerate(zip(written, hashes, strict=True))
+        ]
 
 
 class VersionConflict(Exception):
-    """Another writer appended first; ``version`` is the log's version now."""
+    """Another writer appended first; ``version`` is the log's version now. ``chain``: the
+    version matched but the log's last hash is not the ``prev_hash`` the writer gave."""
 
-    def __init__(self, version: int) -> None:
-        super().__init__(f"log is at version {version}")
+    def __init__(self, version: int, chain: bool = False) -> None:
+        super().__init__(
+            f"log is at version {version}" + (", its last hash differs" if chain else "")
+        )
         self.version = version
+        self.chain = chain
 
 
 class IdempotencyMismatch(Exception):
@@ -69,9 +145,10 @@ class IdempotencyMismatch(Exception):
 class LogStore:
     """Append to and read tournament logs in one Redis. Records are JSON-safe dicts."""
 
-    def __init__(self, redis: Redis, prefix: str) -> None:
+    def __init__(self, redis: Redis, prefix: str, hash_chain: bool = True) -> None:
         self.redis = redis
         self.prefix = prefix
+        self.hash_chain = hash_chain
         self._append = redis.register_script(_APPEND)
 
     @property
@@ -89,23 +166,39 @@ class LogStore:
         idempotency_key: str | None = None,
         fingerprint: str = "",
         register: bool = False,
+        prev_hash: str | None = None,
     ) -> Appended:
         """Append ``records`` as versions ``expected + 1 …`` at once, if the log is still at ``expected``.
 
         Raises VersionConflict (someone else appended) or IdempotencyMismatch. A key already used with
         the same fingerprint returns the first append's version with ``replayed=True``.
         ``register`` also announces a new tournament on the registry stream, atomically.
+        ``prev_hash``: the ``h`` of the log's entry ``expected`` as the writer knows it (its replica's
+        ``head_hash``; may be left out at ``expected`` 0); with the chain on, a log whose last hash
+        differs raises VersionConflict with ``chain=True``. Ignored with the chain off.
         """
         idem = f"{self.prefix}:t:{tournament}:idem:{idempotency_key}" if idempotency_key else ""
         keys = [self.log_key(tournament), idem, self.registry_key if register else ""]
-        args = [expected, fingerprint, IDEMPOTENCY_TTL_SECONDS, tournament]
-        args += [orjson.dumps(record) for record in records]
+        raws = [orjson.dumps(record) for record in records]
+        args: list[Any] = [expected, fingerprint, IDEMPOTENCY_TTL_SECONDS, tournament]
+        hashes: list[str] = []
+        if self.hash_chain:
+            if prev_hash is None:
+                if expected != 0:
+                    raise ValueError("an append after version 0 needs prev_hash (hash chain on)")
+                prev_hash = GENESIS
+            args.append(prev_hash)
+            for raw in raws:
+                hashes.append(chain_hash(hashes[-1] if hashes else prev_hash, raw))
+                args += [raw, hashes[-1]]
+        else:
+            args += ["", *raws]
         status, value = await self._append(keys=keys, args=args)
         status, value = _text(status), _text(value)
         if status == "ok":
-            return Appended(int(value))
-        if status == "conflict":
-            raise VersionConflict(int(value))
+            return Appended(int(value), hashes=tuple(hashes))
+        if status in ("conflict", "chain"):
+            raise VersionConflict(int(value), chain=status == "chain")
         stored_fingerprint, _, seq = value.rpartition(" ")
         if stored_fingerprint != fingerprint:
             raise IdempotencyMismatch(idempotency_key)
@@ -147,15 +240,21 @@ class LogStore:
 
 @dataclass(frozen=True)
 class Record:
-    """A record as read back: its version and its JSON body."""
+    """A record as read back: its version, its JSON body and its chain hash (None: unhashed)."""
 
     seq: int
     data: dict[str, Any]
+    h: str | None = None
 
 
 def _record(entry: Sequence[Any]) -> Record:
     stream_id, fields = entry
-    return Record(int(_text(stream_id).partition("-")[0]), orjson.loads(fields[b"r"]))
+    h = fields.get(b"h")
+    return Record(
+        int(_text(stream_id).partition("-")[0]),
+        orjson.loads(fields[b"r"]),
+        None if h is None else _text(h),
+    )
 
 
 def _text(value: bytes | str) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 
 import orjson
 
-from display.store import IdempotencyMismatch, Record, VersionConflict
+from display.store import IdempotencyMismatch, VersionConflict
 from display.ukpl_state import UkplState
 from scoring.errors import ScoringError
 from scoring.ukpl_season import SeasonConfig, meet_from_standings
@@ -155,7 +155,9 @@ async def _link(replica: Any, target: str, source: str, payload: dict[str, Any])
                 return
             key = f"season-{source}-{version}-{fingerprint[:16]}"
             try:
-                done = await replica.store.append(target, live.version, [record], key, fingerprint)
+                done = await replica.store.append(
+                    target, live.version, [record], key, fingerprint, prev_hash=live.head_hash
+                )
             except VersionConflict as conflict:
                 await replica.wait_for(target, conflict.version)
                 continue
@@ -164,5 +166,5 @@ async def _link(replica: Any, target: str, source: str, payload: dict[str, Any])
             if done.replayed:
                 await replica.wait_for(target, done.seq)
             else:
-                replica.ingest(target, [Record(done.seq, record)])
+                replica.ingest(target, done.records([record]))
             return
