@@ -139,13 +139,22 @@ async def test_a_phone_that_signed_in_before_is_not_held_by_guesses_elsewhere(
 
 
 async def test_guesses_sent_together_are_charged_one_by_one(settings: Settings) -> None:
-    async with hall(settings, throttle_free=2, throttle_base_seconds=30.0) as (base, api):
+    limits = {"throttle_free": 2, "throttle_base_seconds": 30.0, "trust_proxy": True}
+    async with hall(settings, **limits) as (base, api):
         pin = await steward_pin(api)
         attacker = phone(base, "127.0.0.3")
         answers = await asyncio.gather(*(steward_sign_in(attacker, wrong(pin)) for _ in range(12)))
         codes = sorted(r.status_code for r in answers)
         assert codes.count(401) == 3 and codes.count(429) == 9  # 2 free + the one that set it
         assert len(await failures(api)) == 3
+        # Behind a trusted proxy the source is the address the proxy added, not the client's.
+        body = {"role": "td", "password": "guess"}
+        forwarded = {"X-Forwarded-For": "6.6.6.6, 10.9.8.7"}
+        assert (
+            await attacker.post("/api/session", json=body, headers=forwarded)
+        ).status_code == 401
+        listed = await failures(api, "/api/sign-in-failures")
+        assert [f["source"] for f in listed] == ["10.9.8.7"]
         await attacker.aclose()
 
 
@@ -153,7 +162,9 @@ async def test_td_passwords_and_player_pins_are_throttled_and_listed(settings: S
     async with hall(settings, throttle_free=1, throttle_base_seconds=30.0) as (base, api):
         guesser = phone(base, "127.0.0.3")
         for status in (401, 401, 429):
-            r = await guesser.post("/api/session", json={"role": "td", "password": "guess"})
+            body = {"role": "td", "password": "guess"}
+            forged = {"X-Forwarded-For": f"10.0.0.{status}"}  # no proxy here: not believed
+            r = await guesser.post("/api/session", json=body, headers=forged)
             assert r.status_code == status
         assert "Too many wrong passwords from this device" in r.json()["message"]
         td = await failures(api, "/api/sign-in-failures")
