@@ -428,8 +428,11 @@ class Bench:
         if self.opts.diagnose and not self.opts.redis_url:
             import redis.asyncio
 
-            sock = self.tmp / "data" / "redis.sock"
-            self.redis_diag = redis.asyncio.Redis.from_url(f"unix://{sock}")
+            from display.embedded_redis import EmbeddedRedis
+
+            # CONFIG and LATENCY need the operator's user, not the app's (docs/redis.md)
+            admin_url = EmbeddedRedis(self.tmp / "data").admin_url
+            self.redis_diag = redis.asyncio.Redis.from_url(admin_url)
             await self.redis_diag.config_set("latency-monitor-threshold", 1)
             await self.redis_diag.execute_command("LATENCY", "RESET")
         self.log(f"server pid {self.server_pid} on :{self.port}, data {self.tmp}")
