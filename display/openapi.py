@@ -26,6 +26,8 @@ ERROR = {
         "error": {"type": "string", "description": "stable code, e.g. unknown_player"},
         "message": {"type": "string", "description": "for a steward to read"},
         "retry_after": {"type": "number", "description": "429: seconds until a retry is taken"},
+        "delay": {"type": "number", "description": "429: the whole delay the last failure set"},
+        "held": {"enum": ["source", "account"], "description": "429: what is held"},
     },
     "required": ["error", "message"],
 }
@@ -153,6 +155,10 @@ def _responses(status: str, success: dict[str, Any], path: str, write: bool) -> 
     if re.search(r"/scores/\{seq\}/(correct|void)$", path):
         codes |= CORRECTION_ERRORS
     answers = {status: ok} | {code: _json(error, text) for code, text in codes.items()}
+    if "429" in answers:
+        answers["429"]["headers"] = {
+            "Retry-After": {"description": "whole seconds to wait", "schema": INTEGER}
+        }
     answers["default"] = _json(error, "any other error, in the same shape")
     return answers
 
