@@ -166,7 +166,7 @@ class Throttle:
             "too_many_attempts",
             f"Too many wrong {noun} {where}; try again in {whole} s.",
             headers={"Retry-After": str(whole)},
-            extra={"retry_after": round(seconds, 3), "delay": float(delay), "held": which},
+            extra={"retry_after": round(seconds, 3), "delay": float(delay or 0), "held": which},
         )
 
     async def succeeded(self, source: str, account: Account) -> None:
