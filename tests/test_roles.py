@@ -1,16 +1,20 @@
 """Who may change what: every write and desk route refuses each caller that must not use it
-(nobody signed in, a player, a steward of another tournament, a tampered or revoked token, and a
-steward where only the TD may), and nothing changes: not the log, the stewards, the sessions or
-a player's PIN. Then the same requests from the right role succeed, so the refusals were about
-the role and not a malformed request."""
+(nobody signed in, a player, a steward of another tournament, a tampered, revoked or expired
+token, and a steward where only the TD may), and nothing changes: not the log, the stewards, the
+sessions or a player's PIN. Then the same requests from the right role succeed, so the refusals
+were about the role and not a malformed request."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from redis.asyncio import Redis
 
+from display.settings import Settings
 from tests.utils import Api
 
 EPC = "epc-qualifying"
@@ -70,8 +74,18 @@ async def sign_in(api: Api, tid: str, name: str) -> str:
     return str(r.json()["token"])
 
 
+async def expire(settings: Settings, token: str) -> None:
+    """End a session the way time does: Redis expires its key (display/auth.py)."""
+    client = Redis.from_url(str(settings.redis_url))
+    key = f"{settings.key_prefix}:session:{hashlib.sha256(token.encode()).hexdigest()}"
+    assert await client.pexpire(key, 1)
+    while await client.exists(key):
+        await asyncio.sleep(0.005)
+    await client.aclose()
+
+
 @pytest.fixture
-async def hall(api: Api) -> Hall:
+async def hall(api: Api, settings: Settings) -> Hall:
     await api.tournament("r1", EPC, players=3, machines=2)
     await api.tournament("r2", EPC, players=1, machines=1)
     r = await api.score("r1", 1, 1, 12_345)
@@ -81,11 +95,13 @@ async def hall(api: Api) -> Hall:
         f"{T}/profiles/hall", json={"views": ["standings"]}, headers=api.headers()
     )
     assert r.status_code in (200, 201)
-    sam, other, revoked = (
+    sam, other, revoked, expired = (
         await sign_in(api, "r1", "Sam"),
         await sign_in(api, "r2", "Other"),
         await sign_in(api, "r1", "Rev"),
+        await sign_in(api, "r1", "Exp"),
     )
+    await expire(settings, expired)
     assert (await api.http.delete(f"{T}/stewards/Rev", headers=api.headers())).status_code == 200
     pin = (await api.post(f"{T}/players/1/pin", {})).json()["pin"]
     r = await api.http.post(f"{T}/player-session", json={"player": "1", "pin": pin})
@@ -97,6 +113,7 @@ async def hall(api: Api) -> Hall:
         "other tournament's steward": other,
         "tampered": sam[:5] + swapped + sam[6:],
         "revoked": revoked,
+        "expired": expired,
         "steward": sam,
     }
     return Hall(api, seq, tokens, pin)
@@ -108,6 +125,7 @@ EXPECTED = {
     "other tournament's steward": 403,
     "tampered": 401,
     "revoked": 401,
+    "expired": 401,
     "steward": 403,
 }
 
