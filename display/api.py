@@ -31,6 +31,7 @@ from display.schemas import (
     TournamentIn,
 )
 from display.store import VersionConflict, audit_problem
+from scoring.errors import ScoringError
 from scoring.tournament import check_score
 
 if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
@@ -86,6 +87,35 @@ async def write(
     create: bool = False,
     precondition: Callable[[Any], None] | None = None,
 ) -> tuple[int, bool]:
+    """``_write``; but when the rules or the precondition refuse a request whose Idempotency-Key
+    a copy of it used meanwhile (the copy held the write lock, or another process won the
+    compare-and-append), it answers as the copy did: the key is checked before anything else."""
+    try:
+        return await _write(request, tournament, new_records, create, precondition)
+    except (ApiError, ScoringError) as refusal:
+        key = request.headers.get("idempotency-key")
+        if not key or (isinstance(refusal, ApiError) and refusal.status not in (403, 409, 412)):
+            raise
+        svc = services(request)
+        seq = await svc.store.replayed(tournament, key, await request_fingerprint(request))
+        if seq is None:
+            raise
+        await svc.replica.wait_for(tournament, seq)
+        return seq, True
+
+
+async def request_fingerprint(request: Request) -> str:
+    """What an Idempotency-Key is bound to: the path and the body."""
+    return hashlib.sha256(request.url.path.encode() + b"\0" + await request.body()).hexdigest()
+
+
+async def _write(
+    request: Request,
+    tournament: str,
+    new_records: list[dict[str, Any]],
+    create: bool = False,
+    precondition: Callable[[Any], None] | None = None,
+) -> tuple[int, bool]:
     """Validate and append ``new_records``; returns (version of the last, replayed?).
 
     Records every kind shares (``desk_records``: display profiles) are validated there, the rest
@@ -104,9 +134,7 @@ async def write(
         raise ApiError(
             400, "invalid_idempotency_key", "An Idempotency-Key has 1 to 200 characters."
         )
-    fingerprint = hashlib.sha256(
-        request.url.path.encode() + b"\0" + await request.body()
-    ).hexdigest()
+    fingerprint = await request_fingerprint(request)
     if key is not None:
         seq = await svc.store.replayed(tournament, key, fingerprint)
         if seq is not None:

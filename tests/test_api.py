@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+import orjson
 from starlette.routing import Route
 
 from display.app import create_app
@@ -124,10 +125,16 @@ async def test_idempotency_key_returns_first_answer_and_writes_once(api: Api) ->
 
 
 async def test_concurrent_retries_with_one_key_write_once(api: Api) -> None:
-    await api.tournament("i2", EPC, players=1, machines=1)
-    results = await asyncio.gather(*[api.score("i2", 1, 1, 77, key="same") for _ in range(10)])
-    assert {r.status_code for r in results} == {201}
+    """20 identical pushes at once with one key: one entry, 20 times the same answer. Without
+    jokers a second game on the machine breaks the rules, so a retry queued behind the first
+    must be answered from its key, not refused as a second game."""
+    await api.tournament("i2", EPC, players=1, machines=1, settings={"jokers_per_player": 0})
+    # 20 open connections first, so the copies arrive together, not one connect apart.
+    await asyncio.gather(*[api.http.get("/api/tournaments") for _ in range(20)])
+    results = await asyncio.gather(*[api.score("i2", 1, 1, 77, key="same") for _ in range(20)])
+    assert {r.status_code for r in results} == {201}, {r.text for r in results}
     assert len({r.json()["version"] for r in results}) == 1
+    assert len({orjson.dumps(r.json()["record"]) for r in results}) == 1
     log = (await api.http.get("/api/t/i2/log")).json()["records"]
     assert [r["type"] for r in log].count("score_recorded") == 1
 
