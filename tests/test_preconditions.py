@@ -10,18 +10,13 @@ test_idempotency_key_returns_first_answer_and_writes_once)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
-import uvicorn
 
-from display.app import create_app
-from display.cli import uvicorn_config
 from display.settings import Settings
 from tests.test_queue_api import steward
-from tests.utils import Api, free_port
+from tests.utils import Api, serve_with_services
 
 EPC = "epc-qualifying"
 
@@ -154,25 +149,6 @@ async def test_a_retried_correction_gets_its_first_answer_even_with_its_old_vers
     assert other.status_code == 422  # the same key with another body
 
 
-@contextlib.asynccontextmanager
-async def served(settings: Settings) -> AsyncIterator[tuple[Api, Any]]:
-    """A real server whose app the test can reach (``serve_in_loop`` hides it): a signed-in
-    client and the app."""
-    app = create_app(settings)
-    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port := free_port(), settings))
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.01)
-    api = Api(f"http://127.0.0.1:{port}")
-    try:
-        await api.sign_in_td()
-        yield api, app
-    finally:
-        await api.close()
-        server.should_exit = True
-        await task
-
-
 async def test_copies_queued_behind_the_write_lock_get_the_first_answer(
     settings: Settings,
 ) -> None:
@@ -180,28 +156,37 @@ async def test_copies_queued_behind_the_write_lock_get_the_first_answer(
     while another writer holds the tournament's write lock, then queue for it. The first writes;
     the others must answer as it did, not be refused by the rules ("already played": no jokers)
     or by their now stale If-Match."""
-    async with served(settings) as (api, app):
-        await api.tournament("pq1", EPC, players=2, machines=1, settings={"jokers_per_player": 0})
-        lock = app.state.services.replica.write_lock("pq1")
-        first = (await api.score("pq1", 1, 1, 100)).json()["version"]
-        fix = {"score": 7, "reason": "typo"}
-        for send in (
-            lambda: api.score("pq1", 2, 1, 200, key="push-1"),
-            lambda: change(api, "pq1", first, "correct", fix, f'"{first}"', key="fix-1"),
-        ):
-            async with lock:  # a writer busy with this tournament
-                copies = [asyncio.create_task(send()) for _ in range(20)]
-                for _ in range(1000):  # until all 20 wait for the lock
-                    if len(lock._waiters or ()) == 20:
-                        break
-                    await asyncio.sleep(0.01)
-            answers = await asyncio.gather(*copies)
-            codes = [r.status_code for r in answers]
-            assert codes == [201] * 20, {r.text for r in answers}
-            assert len({r.text for r in answers}) == 1
-        records = await log(api, "pq1")
-        assert [r["type"] for r in records].count("score_recorded") == 2
-        assert [r["type"] for r in records].count("score_corrected") == 1
+    async with serve_with_services(settings) as (base, services, _):
+        api = Api(base)
+        await api.sign_in_td()
+        try:
+            await queued_copies(api, services.replica.write_lock("pq1"))
+        finally:
+            await api.close()
+
+
+async def queued_copies(api: Api, lock: asyncio.Lock) -> None:
+    """The steps of the test above, while another writer holds ``lock`` (the tournament's)."""
+    await api.tournament("pq1", EPC, players=2, machines=1, settings={"jokers_per_player": 0})
+    first = (await api.score("pq1", 1, 1, 100)).json()["version"]
+    fix = {"score": 7, "reason": "typo"}
+    for send in (
+        lambda: api.score("pq1", 2, 1, 200, key="push-1"),
+        lambda: change(api, "pq1", first, "correct", fix, f'"{first}"', key="fix-1"),
+    ):
+        async with lock:  # a writer busy with this tournament
+            copies = [asyncio.create_task(send()) for _ in range(20)]
+            for _ in range(1000):  # until all 20 wait for the lock
+                if len(lock._waiters or ()) == 20:
+                    break
+                await asyncio.sleep(0.01)
+        answers = await asyncio.gather(*copies)
+        codes = [r.status_code for r in answers]
+        assert codes == [201] * 20, {r.text for r in answers}
+        assert len({r.text for r in answers}) == 1
+    records = await log(api, "pq1")
+    assert [r["type"] for r in records].count("score_recorded") == 2
+    assert [r["type"] for r in records].count("score_corrected") == 1
 
 
 async def test_a_steward_voiding_another_s_entry_is_403_before_any_version_check(
