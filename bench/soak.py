@@ -1,7 +1,7 @@
 """Kill -9 the server at random moments while pushers send keyed scores, restart it, and check that
 nothing acknowledged was lost (issue 6, "Faults"). See bench/README.md, "Kill and restart soak".
 
-    scripts/soak                     100 trials (about 8 minutes on 2 cores)
+    scripts/soak                     100 trials, about 5 s each on a quiet 2-core machine
     scripts/soak --trials 10 --seed 3
     scripts/soak --redis-args '--appendonly no'    what the soak catches (it must fail)
 
