@@ -401,22 +401,21 @@ class Hall(RuleBasedStateMachine):
         else:
             self.correct(data, seq, score, move)
 
-    @rule(which=st.sampled_from(["server", "redis"]))
+    @rule(which=st.sampled_from(["server", "redis", "display"]))
     def restart(self, which: str) -> None:
-        """Restart the server (a new one on the same Redis and prefix), or kill -9 Redis and
-        start it again on the same directory."""
+        """Restart the server (a new one on the same Redis and prefix); or kill -9 Redis and
+        start it again on the same directory; or reconnect the display, which resumes with
+        ``?since=`` and must end equal to the served views."""
         if which == "server":
             self.env.server.stop()
             self.env.server.start()
-        else:
+        elif which == "redis":
             self.env.redis.kill()
             self.env.redis.start()
-
-    @rule()
-    def reconnect_display(self) -> None:
-        self.display.close()
-        self.display.catch_up(self.env.server.url, self.version)
-        assert self.display.views == self.served()["views"]
+        else:
+            self.display.close()
+            self.display.catch_up(self.env.server.url, self.version)
+            assert self.display.views == self.served()["views"]
 
     # ---------- what always holds ----------
 
