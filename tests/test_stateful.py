@@ -11,15 +11,7 @@ steps are plain blocking calls (httpx, websockets' sync client) as a phone and a
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import dataclasses
 import itertools
-import os
-import shutil
-import signal
-import subprocess
-import threading
 import time
 import uuid
 from dataclasses import dataclass, replace
@@ -27,8 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import orjson
-import redis
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -39,11 +29,7 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection
-from websockets.sync.client import connect as ws_connect
 
-from display import mergepatch
 from display.live import LiveTournament
 from display.settings import Settings
 from display.store import Record
@@ -52,131 +38,14 @@ from scoring import FORMATS
 from scoring.errors import ScoringError
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import rebuild
-from tests.utils import TD_PASSWORD, free_port, serve_in_loop, ws_url
+from tests.stateful_parts import Display, RedisProcess, ServerThread
+from tests.utils import TD_PASSWORD
 
 EPC = "epc-qualifying"
 PLAYERS = ("1", "2", "3", "4")
 MACHINES = ("1", "2", "3")
 PLAYER, MACHINE, SCORE = st.sampled_from(PLAYERS), st.sampled_from(MACHINES), st.integers(0, 10**9)
 TRIES = 100  # a write answered 503 while Redis restarts is sent again with its key, 50 ms apart
-
-
-class RedisProcess:
-    """Debian's ``redis-server`` on a free loopback port with its data in ``directory`` (AOF,
-    ``appendfsync always``: an acknowledged write is on disk). ``kill`` is SIGKILL."""
-
-    def __init__(self, directory: Path) -> None:
-        self.directory, self.port = directory, free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-        directory.mkdir(parents=True, exist_ok=True)
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/0"
-
-    def start(self) -> None:
-        args = [shutil.which("redis-server") or "redis-server", "--port", str(self.port)]
-        args += ["--bind", "127.0.0.1", "--dir", str(self.directory), "--save", ""]
-        args += ["--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no"]
-        args += ["--logfile", str(self.directory / "redis.log")]
-        self.process = subprocess.Popen(args, start_new_session=True)
-        client = redis.Redis.from_url(self.url)
-        try:
-            for _ in range(200):
-                with contextlib.suppress(redis.ConnectionError, redis.BusyLoadingError):
-                    if client.ping():
-                        return
-                time.sleep(0.02)
-            raise RuntimeError("redis-server did not start")
-        finally:
-            client.close()
-
-    def kill(self) -> None:
-        if self.process is not None:
-            os.kill(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-            self.process = None
-
-
-class ServerThread:
-    """The app under uvicorn (``serve_in_loop``) in an event loop on its own thread."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.stack: contextlib.AsyncExitStack | None = None
-        self.url = ""
-
-    def run(self, coro: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(60)
-
-    def start(self) -> None:
-        self.stack = contextlib.AsyncExitStack()
-        self.url = self.run(self.stack.enter_async_context(serve_in_loop(self.settings)))
-        # The TD password is stored now; a restart need not hash it again (argon2 is slow).
-        self.settings = dataclasses.replace(self.settings, td_password=None)
-
-    def stop(self) -> None:
-        if self.stack is not None:
-            self.run(self.stack.aclose())
-            self.stack = None
-
-    def close(self) -> None:
-        self.stop()
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-        self.loop.close()
-
-
-class Display:
-    """A hall display: folds snapshots and patches into its views; after any close or gap it
-    resumes with ``?since=`` its version, as ``static/live.js`` does."""
-
-    def __init__(self, tid: str) -> None:
-        self.tid = tid
-        self.views: dict[str, Any] = {}
-        self.version: int | None = None
-        self.ws: ClientConnection | None = None
-        self.stack = contextlib.ExitStack()
-
-    def close(self) -> None:
-        self.stack.close()
-        self.ws = None
-
-    def catch_up(self, base: str, version: int) -> None:
-        """Read until at ``version`` (reconnecting after a close or a gap)."""
-        for _ in range(50):
-            if self.ws is None:
-                url = ws_url(base, self.tid, self.version)
-                self.ws = self.stack.enter_context(ws_connect(url, open_timeout=5))
-            try:
-                while self.version != version:
-                    if not self.fold(orjson.loads(self.ws.recv(timeout=5))):
-                        self.close()  # a gap: resume from the version held
-                        break
-                else:
-                    return
-            except (ConnectionClosed, OSError):
-                self.close()
-        raise AssertionError(f"the display did not reach version {version}")
-
-    def fold(self, message: dict[str, Any]) -> bool:
-        if message["type"] == "snapshot":
-            self.views, self.version = message["views"], message["version"]
-        elif message["type"] == "patch":
-            if message["base"] != self.version:
-                return False
-            for name, document in message["views"].items():
-                self.views[name] = document
-            for name, patch in message["patches"].items():
-                if patch is None:
-                    self.views.pop(name, None)
-                else:
-                    self.views[name] = mergepatch.apply(self.views.get(name, {}), patch)
-            self.version = message["version"]
-        return True
 
 
 @dataclass(frozen=True)
@@ -238,6 +107,7 @@ class Hall(RuleBasedStateMachine):
         self.write(f"/api/t/{self.tid}/players", {"players": players})
         machines = [{"id": m, "name": f"Machine {m}"} for m in MACHINES]
         self.version = self.write(f"/api/t/{self.tid}/machines", {"machines": machines})[1]
+        self.display.catch_up(self.env.server.url, self.version)  # connected from the start
 
     def teardown(self) -> None:
         try:  # the display, connected through whatever happened, ends where the server is
