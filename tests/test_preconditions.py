@@ -13,6 +13,7 @@ import asyncio
 from typing import Any
 
 import httpx
+import pytest
 
 from display.settings import Settings
 from tests.test_queue_api import steward
@@ -202,3 +203,21 @@ async def test_a_steward_voiding_another_s_entry_is_403_before_any_version_check
     assert r.status_code == 428
     r = await change(api, "pc6", mine, "void", {"reason": "x"}, f'"{mine}"', token=sam)
     assert r.status_code == 201 and r.headers["ETag"] == f'"{r.json()["version"]}"'
+
+
+@pytest.mark.parametrize("fmt", ["ukpl-meeting", "epc-main"])
+async def test_kinds_that_wrap_the_hall_check_the_version_too(api: Api, fmt: str) -> None:
+    """A UKPL meeting and EPC main's qualifying keep the hall inside their own state; the check
+    must find the entry there."""
+    tid = f"pk-{fmt}"
+    await api.tournament(tid, fmt, players=2, machines=1)
+    r = await api.score(tid, 1, 1, 5000)
+    assert r.status_code == 201, r.text
+    seq = r.json()["version"]
+    body = {"score": 6000, "reason": "typo"}
+    first = await change(api, tid, seq, "correct", body, f'"{seq}"')
+    assert first.status_code == 201, first.text
+    again = await change(api, tid, seq, "correct", {**body, "score": 7000}, f'"{seq}"')
+    assert again.status_code == 412 and again.json()["error"] == "entry_changed"
+    gone = await change(api, tid, seq, "void", {"reason": "x"}, first.headers["ETag"])
+    assert gone.status_code == 201, gone.text
