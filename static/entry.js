@@ -3,7 +3,7 @@
  * localStorage, and the submit that never records anything twice.
  *
  * A confirmed entry gets one Idempotency-Key. It is kept (with the entry) in localStorage until
- * the server answers, and every retry after a network failure, a timeout or a 502-504 sends the
+ * the server answers, and every retry after a network failure, a timeout or a 500/502-504 sends the
  * same key, so a flaky connection, a double tap or a reloaded page never records it twice.
  *
  * The page's markup has #signin-form (#signin-submit, #signin-error) and a confirm screen with
@@ -14,7 +14,9 @@
   const B = window.Backglass;
 
   const REQUEST_TIMEOUT_MS = 10000;
-  const RETRY_STATUSES = new Set([502, 503, 504]); // "send the same request again"
+  // "Send the same request again": 502-504, and 500 too, since an unexpected failure may come
+  // after the record was stored; the same key makes the retry safe either way.
+  const RETRY_STATUSES = new Set([500, 502, 503, 504]);
   const $ = (id) => document.getElementById(id);
 
   function load(key) {
@@ -85,9 +87,9 @@
     }
   }
 
-  /* Send until the server answers (anything but 502-504), always with the same key; ``token()``
+  /* Send until the server answers (anything but 500/502-504), always with the same key; ``token()``
    * is asked before each try, ``onRetry(attempt, res)`` is told after each failure (``res``: the
-   * 502-504 answer, undefined when there was none). */
+   * 500/502-504 answer, undefined when there was none). */
   async function submitOnce(url, body, key, options) {
     for (let attempt = 1; ; attempt++) {
       let res;
@@ -186,7 +188,8 @@
       const res = await submitOnce(page.url(pending), pending.body, pending.key, {
         token: () => state.session.token,
         onRetry: (attempt, res) => {
-          const what = res && res.status === 503 ? text.notSaved : "No answer from the server";
+          // NOT SAVED whenever the server answered and did not store it (503), or may not have (500)
+          const what = res && res.status <= 503 ? text.notSaved : "No answer from the server";
           notice(what + " (try " + attempt + "). " + text.retry);
         },
       });
