@@ -46,6 +46,20 @@ CORRECTION_ERRORS = {
     "412": "the entry changed since the If-Match version",
     "428": "If-Match (the entry's version) is missing",
 }
+# Operations that change an existing record and so need its version (docs/protocol.md "Changing
+# an entry"): the hall's correct/void, FWPL corrections, UKPL withdrawals, EPC Country voids.
+VERSIONED = re.compile(
+    r"/scores/\{seq\}/(correct|void)$|/league/corrections$|/adjustments/\{seq\}/withdraw$"
+    r"|/country/void$"
+)
+IF_MATCH = {
+    "name": "If-Match",
+    "in": "header",
+    "required": True,
+    "schema": {"type": "string", "pattern": '^"[0-9]{1,18}"$'},
+    "description": 'The version of the entry being changed, as a strong entity tag: "42" (RFC 9110 '
+    "§13.1.1; a list of tags is taken too). Missing: 428; another version: 412.",
+}
 TD = "TD"
 STEWARD = "steward or TD"
 
@@ -152,7 +166,7 @@ def _responses(status: str, success: dict[str, Any], path: str, write: bool) -> 
     codes = dict(ERRORS)
     if path in ("/api/session", "/api/t/{tournament}/player-session"):
         codes |= SIGN_IN_ERRORS
-    if re.search(r"/scores/\{seq\}/(correct|void)$", path):
+    if VERSIONED.search(path):
         codes |= CORRECTION_ERRORS
     answers = {status: ok} | {code: _json(error, text) for code, text in codes.items()}
     if "429" in answers:
@@ -215,6 +229,8 @@ def build(routes: Iterable[BaseRoute] = ()) -> dict[str, Any]:
                 "parameters": _params(route.path),
                 "responses": _responses(status, success, path, write),
             }
+            if write and VERSIONED.search(path):
+                op["parameters"].append(IF_MATCH)
             if write:
                 op["security"] = [{"bearer": []}]
             if method in ("POST", "PUT"):

@@ -4,7 +4,8 @@ multiplayer games, and past meetings' results for the season table. Every write 
 
     POST /api/t/{t}/ukpl/players                   TD       players with region (UKPL 1C)
     POST /api/t/{t}/adjustments                    TD       one adjustment (2E, 6A, 6C, 7A-7D)
-    POST /api/t/{t}/adjustments/{seq}/withdraw     TD       withdraw one, with a reason
+    POST /api/t/{t}/adjustments/{seq}/withdraw     TD       withdraw one, with a reason and
+                                                            If-Match: its version
     POST /api/t/{t}/multiplayer                    steward  one multiplayer game (2F)
     POST /api/t/{t}/season/results                 TD       a past meeting's results (3E)
     POST /api/t/{t}/season/results/{meet}/remove   TD       take an import out again
@@ -18,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from display import preconditions
 from display.api import body, services, signed_in, stamp, write, written
 from display.errors import ApiError
 from display.ukpl_import import rows_from_csv
@@ -31,7 +33,7 @@ from display.ukpl_schemas import (
     SubstituteIn,
     WithdrawIn,
 )
-from display.ukpl_state import UkplState
+from display.ukpl_state import UkplState, adjustment_version
 
 
 def meeting_or_error(request: Request) -> str:
@@ -90,6 +92,10 @@ def substitution(data: SubstituteIn) -> list[dict[str, Any]]:
 
 
 async def withdraw(request: Request) -> Response:
+    """TD: withdraw adjustment ``{seq}`` with ``{"reason"}`` and ``If-Match: "<its version>"``
+    (``adjustment_version``; 428 without it, 412 ``entry_changed`` when another TD withdrew it
+    meanwhile). Answers ``{"version", "withdrawn", "adjustment": {"seq", "version"}}`` and the
+    new version as the ``ETag``."""
     tid = meeting_or_error(request)
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, WithdrawIn)
@@ -98,8 +104,16 @@ async def withdraw(request: Request) -> Response:
     except ValueError:
         raise ApiError(404, "unknown_adjustment", "Adjustments are numbered.") from None
     record = {"type": "adjustment_withdrawn", "adjustment": number, "reason": data.reason}
-    seq, replayed = await write(request, tid, [stamp(principal, record)])
-    return written(seq, replayed, {"withdrawn": number})
+    check = preconditions.precondition(
+        request.headers.get("if-match"),
+        lambda state: adjustment_version(state, number),
+        "adjustment",
+    )
+    seq, replayed = await write(request, tid, [stamp(principal, record)], precondition=check)
+    answer = written(
+        seq, replayed, {"withdrawn": number, "adjustment": {"seq": number, "version": seq}}
+    )
+    return preconditions.tagged(answer, seq)
 
 
 async def multiplayer(request: Request) -> Response:

@@ -213,6 +213,15 @@ def substituted(state: UkplState, seq: int, record: Mapping[str, Any]) -> UkplSt
     return settle(replace(state, decisions=(*state.decisions, decided), notes=notes))
 
 
+def adjustment_version(state: UkplState, seq: int) -> int | None:
+    """An adjustment's version, named by a withdrawal's ``If-Match``: the seq of the record that
+    withdrew it, else its own seq (nothing else changes one); None for no adjustment ``seq``."""
+    if seq not in state.notes:
+        return None
+    withdrawn = state.notes[seq][1]
+    return int(withdrawn.get("seq", seq)) if withdrawn is not None else seq
+
+
 def withdraw(state: UkplState, record: Mapping[str, Any]) -> UkplState:
     """Withdraw an adjustment: the meeting as if it had not been decided (the records stay).
     Raises EntryNotAllowed for an unknown or withdrawn one, a replaced machine (it stays out),

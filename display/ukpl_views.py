@@ -5,7 +5,7 @@ Shapes (docs/protocol.md's rules: keyed by stable ids, no nulls, absent = none):
     adjustments  {"rows": {"<seq>": {"type", "player"?, "machine"?, "substitute"?, "level"?,
                                      "awarded"?, "agreed"?, "last_ball"?, "kept_playing"?,
                                      "by", "at", "reason", "status": "applied" | "pending" |
-                                     "withdrawn", "withdrawn"?: {"by", "at", "reason"},
+                                     "withdrawn", "version", "withdrawn"?: {"by", "at", "reason"},
                                      "effects"?: {"<machine>": {"player", "before"?, "after"?}}}},
                   "games": {"<seq>": {"machine", "scores": {"<player>": score}, "by", "at"}},
                   "banned": {"<player>": {"meet", "level", "by", "reason"}}}
@@ -16,8 +16,10 @@ Shapes (docs/protocol.md's rules: keyed by stable ids, no nulls, absent = none):
                                         "results": {"<meet>": points}, "qualified"?, "playoff"?}},
                   "for_fun": {"<player>": {"name", "meets": [ids]}}, "problem"?: text}
 
-``effects``: a missing ``before`` is no game (a zero award), a missing ``after`` a game that no
-longer counts. Points are rounded as the league publishes them (``scoring.rounding``).
+``version``: the seq of the record that withdrew the adjustment, else its own (a withdrawal names
+it in ``If-Match``, ``display.ukpl_state.adjustment_version``). ``effects``: a missing ``before``
+is no game (a zero award), a missing ``after`` a game that no longer counts. Points are rounded
+as the league publishes them (``scoring.rounding``).
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ def adjustments_view(state: UkplState) -> dict[str, Any]:
             at=record.get("at", ""),
             reason=record.get("reason", ""),
             status=status,
+            version=seq if withdrawn is None else int(withdrawn.get("seq", seq)),
         )
         if withdrawn is not None:
             row["withdrawn"] = {k: withdrawn.get(k, "") for k in ("by", "at", "reason")}

@@ -218,7 +218,7 @@
     event.preventDefault();
     const out = state.form.read();
     if (typeof out === "string") return showError("form-error", out);
-    state.pending = { key: E.newIdempotencyKey(), path: out.path, body: out.body, summary: out.summary, check: out.check || null, sent: false };
+    state.pending = { key: E.newIdempotencyKey(), path: out.path, body: out.body, summary: out.summary, check: out.check || null, ifMatch: out.ifMatch || null, sent: false };
     showError("confirm-error", "");
     show("confirm");
   });

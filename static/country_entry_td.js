@@ -125,7 +125,8 @@
         if (!form.seq.value) return "Choose the record to void.";
         if (!form.reason.value.trim()) return "Say why, in a few words.";
         const label = form.seq.selectedOptions[0].textContent;
-        return { path: "void", body: { seq: Number(form.seq.value), reason: form.reason.value.trim() }, summary: { title: "Void", sections: [{ heading: label, lines: [[form.reason.value.trim(), ""]] }] } };
+        // a standing record's version is its seq: a void another TD made meanwhile is refused (412)
+        return { path: "void", ifMatch: '"' + form.seq.value + '"', body: { seq: Number(form.seq.value), reason: form.reason.value.trim() }, summary: { title: "Void", sections: [{ heading: label, lines: [[form.reason.value.trim(), ""]] }] } };
       },
     };
   }

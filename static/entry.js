@@ -64,6 +64,7 @@
     const headers = { "Content-Type": "application/json" };
     if (options.token) headers.Authorization = "Bearer " + options.token;
     if (options.key) headers["Idempotency-Key"] = options.key;
+    if (options.ifMatch) headers["If-Match"] = options.ifMatch; // the version a change was opened at
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), REQUEST_TIMEOUT_MS);
     try {
@@ -94,7 +95,7 @@
     for (let attempt = 1; ; attempt++) {
       let res;
       try {
-        res = await request(url, body, { key: key, token: options.token() });
+        res = await request(url, body, { key: key, token: options.token(), ifMatch: options.ifMatch });
         if (!RETRY_STATUSES.has(res.status)) return res;
       } catch (_) {
         /* no answer: retry with the same key */
@@ -148,7 +149,7 @@
     signInAgain: " Sign in again, then submit.",
   };
 
-  /* The confirm screen's Edit and Submit for ``state.pending`` ({key, body, sent, ...}, kept under
+  /* The confirm screen's Edit and Submit for ``state.pending`` ({key, body, sent, ifMatch?, ...}, kept under
    * ``keys.pending``), sent with ``state.session``'s token (kept under ``keys.session``).
    *   url(pending)            where to send it
    *   prepare(pending)        optional, just before it is sent
@@ -187,6 +188,7 @@
       page.renderConfirm();
       const res = await submitOnce(page.url(pending), pending.body, pending.key, {
         token: () => state.session.token,
+        ifMatch: pending.ifMatch,
         onRetry: (attempt, res) => {
           // NOT SAVED whenever the server answered and did not store it (503), or may not have (500)
           const what = res && res.status <= 503 ? text.notSaved : "No answer from the server";

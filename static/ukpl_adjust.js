@@ -43,6 +43,8 @@
     results: { fields: ["results"], hint: "Its league points count in the season table." },
   };
 
+  // withdrawing: {seq, version}: the adjustment's version when its form was opened, sent as
+  // If-Match so a withdrawal another TD made meanwhile is refused (412) rather than repeated
   const state = { token: load(), key: null, withdrawing: null };
 
   function load() {
@@ -60,9 +62,10 @@
 
   /* ---------- HTTP ---------- */
 
-  async function post(path, body, key) {
+  async function post(path, body, key, version) {
     const headers = { "Content-Type": "application/json", Authorization: "Bearer " + state.token };
     if (key) headers["Idempotency-Key"] = key;
+    if (version !== undefined) headers["If-Match"] = '"' + version + '"';
     let res;
     try {
       res = await fetch(path, { method: "POST", headers: headers, body: JSON.stringify(body), cache: "no-store" });
@@ -308,11 +311,11 @@
     return name + " (" + role + ")";
   }
 
-  function withdrawForm(seq) {
+  function withdrawForm(seq, version) {
     const input = el("input", { class: "reason-input", maxlength: 300, placeholder: "Why withdraw it?" });
     const error = el("p", { class: "error", hidden: true });
     const send = async () => {
-      const res = await post("/api/t/" + tid + "/adjustments/" + seq + "/withdraw", { reason: input.value.trim() });
+      const res = await post("/api/t/" + tid + "/adjustments/" + seq + "/withdraw", { reason: input.value.trim() }, undefined, version);
       if (!res.ok) {
         show(error, res.message);
         return;
@@ -347,13 +350,13 @@
           row.reason + " — " + byText(row.by) +
             (withdrawn ? " · withdrawn: " + row.withdrawn.reason + " — " + byText(row.withdrawn.by) : "")
         ),
-        state.withdrawing === seq
-          ? withdrawForm(seq)
+        state.withdrawing && state.withdrawing.seq === seq
+          ? withdrawForm(seq, state.withdrawing.version)
           : canWithdraw
             ? el(
                 "div",
                 { class: "actions" },
-                el("button", { type: "button", class: "small", onclick: () => { state.withdrawing = seq; render(); } }, "Withdraw…")
+                el("button", { type: "button", class: "small", onclick: () => { state.withdrawing = { seq: seq, version: row.version }; render(); } }, "Withdraw…")
               )
             : null
       );

@@ -101,7 +101,12 @@ async def corrections(api: Api) -> None:
         r = await api.post("/api/t/au-ukpl/adjustments", body)
         assert r.status_code == 201, r.text
     seq = r.json()["adjustment"]
-    r = await api.post(f"/api/t/au-ukpl/adjustments/{seq}/withdraw", {"reason": "appeal upheld"})
+    headers = {**api.headers(), "If-Match": f'"{seq}"'}
+    r = await api.http.post(
+        f"/api/t/au-ukpl/adjustments/{seq}/withdraw",
+        json={"reason": "appeal upheld"},
+        headers=headers,
+    )
     assert r.status_code == 201, r.text
 
 

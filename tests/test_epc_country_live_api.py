@@ -157,8 +157,11 @@ async def test_penalties_voids_and_the_generic_machine_endpoint(api: Api) -> Non
     late = r.json()["version"]
     fixture = (await api.views("cc5"))["views"]["country/fixtures"]["A-1-1"]
     assert (fixture["status"], fixture["home_points"], fixture["away_points"]) == ("forfeit", 28, 0)
-    r = await api.post("/api/t/cc5/country/void", {"seq": late, "reason": "called the wrong team"})
+    body = {"seq": late, "reason": "called the wrong team"}
+    headers = {**api.headers(), "If-Match": f'"{late}"'}
+    r = await api.http.post("/api/t/cc5/country/void", json=body, headers=headers)
     assert r.status_code == 201, r.text
+    assert r.json()["entry"] == {"seq": late, "version": r.json()["version"]}
     fixture = (await api.views("cc5"))["views"]["country/fixtures"]["A-1-1"]
     assert fixture["status"] == "to_play" and "penalties" not in fixture
 

@@ -336,8 +336,12 @@ async def test_a_correction_rescores_the_game_and_the_season(api: Api) -> None:
     await play(api, "fl13", 1, 2, {"7": 100, "1": 40, "10": 50})
     fix = {"week": 1, "group": 2, "game_no": 1, "scores": {"7": 100, "1": 60, "10": 50},
            "reason": "1 had 60; all three agree"}  # fmt: skip
-    assert (await api.post("/api/t/fl13/league/corrections", fix)).status_code == 201
+    version = (await night(api, "fl13", 1))["groups"]["2"]["games"]["1"]["version"]
+    headers = {**api.headers(), "If-Match": f'"{version}"'}
+    r = await api.http.post("/api/t/fl13/league/corrections", json=fix, headers=headers)
+    assert r.status_code == 201, r.text
     group = (await night(api, "fl13", 1))["groups"]["2"]
+    assert group["games"]["1"]["version"] == r.json()["version"] > version
     # 100 <= 60 + 50: the 3rd's bonus: 7, 4, 2
     assert points(group, 1) == {"7": 7, "1": 4, "10": 2}
     assert (await view(api, "fl13", "season"))["rows"]["10"]["points"] == 2

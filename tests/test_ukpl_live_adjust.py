@@ -56,12 +56,20 @@ async def test_a_slam_tilt_zeroes_the_game_with_who_and_why_and_can_be_withdrawn
     log = (await api.http.get("/api/t/sl/log")).json()["records"]
     assert any(r["type"] == "score_recorded" and r["score"] == 4_000_000 for r in log)
 
-    r = await api.post(f"/api/t/sl/adjustments/{seq}/withdraw", {"reason": "it was a tilt"})
+    assert row["version"] == seq
+    headers = {**api.headers(), "If-Match": f'"{seq}"'}
+    r = await api.http.post(
+        f"/api/t/sl/adjustments/{seq}/withdraw", json={"reason": "it was a tilt"}, headers=headers
+    )
     assert r.status_code == 201, r.text
     assert points(await machine_rows(api, "sl"))["1"] == (4_000_000, 5)
     row = (await api.views("sl"))["views"]["adjustments"]["rows"][str(seq)]
     assert row["status"] == "withdrawn" and row["withdrawn"]["reason"] == "it was a tilt"
-    again = await api.post(f"/api/t/sl/adjustments/{seq}/withdraw", {"reason": "twice"})
+    assert row["version"] == r.json()["version"]
+    headers["If-Match"] = f'"{row["version"]}"'
+    again = await api.http.post(
+        f"/api/t/sl/adjustments/{seq}/withdraw", json={"reason": "twice"}, headers=headers
+    )
     assert again.status_code == 409
 
 
@@ -214,8 +222,10 @@ async def test_a_machine_taken_out_is_replayed_on_its_substitute(api: Api) -> No
     row = (await api.views("sb"))["views"]["adjustments"]["rows"][str(r.json()["adjustment"])]
     assert row["type"] == "machine_substituted" and row["substitute"] == "9"
     assert row["reason"] == "coil burnt"
-    assert (await api.post(f"/api/t/sb/adjustments/{r.json()['adjustment']}/withdraw",
-                           {"reason": "fixed"})).status_code == 409  # fmt: skip
+    seq = r.json()["adjustment"]
+    headers = {**api.headers(), "If-Match": f'"{seq}"'}
+    assert (await api.http.post(f"/api/t/sb/adjustments/{seq}/withdraw",
+                                json={"reason": "fixed"}, headers=headers)).status_code == 409  # fmt: skip
 
 
 async def test_players_of_another_region_play_for_fun(api: Api) -> None:

@@ -72,7 +72,8 @@ HTTP API (JSON; TD = TD token, steward = steward or TD token; ``Idempotency-Key`
 - ``POST /playoffs`` steward: ``{"scores": [{"team": "BE1", "score": 1}, {"team": "NL1", "score":
   2}], "machine": "4b1"}`` (``stage`` defaults to the stage on).
 - ``POST /stage`` TD: ``{"stage": "final"}`` then ``{"stage": "complete"}``.
-- ``POST /void`` TD: ``{"seq": 57, "reason": "wrong machine"}`` (seqs are in the fixture and 4-ball
+- ``POST /void`` TD: ``{"seq": 57, "reason": "wrong machine"}`` with ``If-Match: "57"`` (a standing
+  record's version is its seq; 428 without it, 412 once voided; seqs are in the fixture and 4-ball
   views, and in ``GET /api/t/{tid}/log``).
 
 Pages: ``/t/{tid}/team-entry`` (stewards and the TD: match games, 4-ball games, play-offs; the TD

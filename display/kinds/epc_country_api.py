@@ -14,6 +14,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from display import api as core
+from display import preconditions
 from display.errors import ApiError
 from display.schemas import Body, Id, Name
 from scoring.epc_country import finalists
@@ -259,12 +260,34 @@ async def advance_stage(request: Request) -> Response:
     return await _write(request, True, [record], payload)
 
 
+def record_version(state: Any, target: int) -> int | None:
+    """The version of record ``target`` (a game, 4-ball game, penalty or play-off), named by a
+    void's ``If-Match``: its own seq while it stands (such records are never changed, only voided
+    and entered again), the seq of the ``record_voided`` that voided it, None for neither."""
+    if any(target in entries for entries in (state.games, state.four_ball, state.penalties,
+                                             state.playoffs)):  # fmt: skip
+        return target
+    voids = (seq for seq, r in state.log if r["type"] == "record_voided" and r.get("seq") == target)
+    return next(voids, None)
+
+
 async def void_record(request: Request) -> Response:
-    """TD: void a game, 4-ball game, penalty or play-off (``record_voided``)."""
-    country(request)
+    """TD: void a game, 4-ball game, penalty or play-off (``record_voided``): ``{"seq", "reason"}``
+    with ``If-Match: "<its version>"`` (``record_version``; 428 without it, 412
+    ``entry_changed`` when another TD voided it meanwhile). Answers ``{"version", "voided",
+    "entry": {"seq", "version"}}`` and the new version as the ``ETag``."""
+    live = country(request)
     data = await core.body(request, VoidIn)
-    record = {"type": "record_voided", "seq": data.seq, "reason": data.reason}
-    return await _write(request, True, [record], {"voided": data.seq})
+    principal = await core.signed_in(request, live.id, td_only=True)
+    record = core.stamp(
+        principal, {"type": "record_voided", "seq": data.seq, "reason": data.reason}
+    )
+    check = preconditions.precondition(
+        request.headers.get("if-match"), lambda state: record_version(state, data.seq), "record"
+    )
+    seq, replayed = await core.write(request, live.id, [record], precondition=check)
+    answer = {"voided": data.seq, "entry": {"seq": data.seq, "version": seq}}
+    return preconditions.tagged(core.written(seq, replayed, answer), seq)
 
 
 PREFIX = "/api/t/{tournament}/country"

@@ -6,6 +6,9 @@ nights, corrections, penalties, playoffs); stewards and the TD enter games and p
 Members may also come through the generic ``POST /api/t/{tournament}/players`` (unranked) and
 machines through ``POST /api/t/{tournament}/machines``; a single score through the generic
 ``POST /api/t/{tournament}/scores`` lands in the player's group's next game tonight.
+
+A correction (``POST …/league/corrections``) names the game's version in ``If-Match``
+(``game_version``; docs/protocol.md "Changing an entry").
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display import api
+from display import api, preconditions
 from display.errors import ApiError
 from display.schemas import Body, Id, Name
 
@@ -242,8 +245,20 @@ async def add_lines(request: Request) -> Response:
     return api.written(seq, replayed, {**ref, "players": [e.player for e in data.lines]})
 
 
-def _game(model: type[BaseModel], kind: str, td_only: bool = False) -> Any:
-    """Like ``endpoint`` for a game: null scores (forfeits) are kept in the record."""
+def game_version(league: Any, week: int, group: int, game_no: int) -> int | None:
+    """A played game's version (``Slot.version``: the seq of the last record that set or changed
+    its result), None when there is no such game (the rules then refuse with their message)."""
+    nights = league.nights
+    if not 1 <= week <= len(nights) or not 1 <= group <= len(nights[week - 1].groups):
+        return None
+    games = nights[week - 1].groups[group - 1].games
+    return games[game_no - 1].version if 1 <= game_no <= len(games) else None
+
+
+def _game(model: type[BaseModel], kind: str, td_only: bool = False, versioned: bool = False) -> Any:
+    """Like ``endpoint`` for a game: null scores (forfeits) are kept in the record. ``versioned``
+    (a correction): the request names the game's version in ``If-Match`` (``display.preconditions``:
+    428 / 412), and the answer gives the new one as ``game.version`` and the ``ETag``."""
 
     async def handler(request: Request) -> Response:
         tid = request.path_params["tournament"]
@@ -257,10 +272,21 @@ def _game(model: type[BaseModel], kind: str, td_only: bool = False) -> Any:
         }
         fields = {k: v for k, v in fields.items() if v not in ({}, [])}
         fields["scores"] = data.model_dump()["scores"]
+        check = None
+        if versioned:
+            ref = (fields["week"], fields["group"], fields["game_no"])
+            check = preconditions.precondition(
+                request.headers.get("if-match"), lambda league: game_version(league, *ref), "game"
+            )
         seq, replayed = await api.write(
-            request, tid, [api.stamp(principal, {"type": kind, **fields})]
+            request, tid, [api.stamp(principal, {"type": kind, **fields})], precondition=check
         )
-        return api.written(seq, replayed, {k: v for k, v in fields.items() if k != "scores"})
+        answer = {k: v for k, v in fields.items() if k != "scores"}
+        if not versioned:
+            return api.written(seq, replayed, answer)
+        game = dict(zip(("week", "group", "game_no"), ref, strict=True))
+        answer["game"] = {**game, "version": seq}
+        return preconditions.tagged(api.written(seq, replayed, answer), seq)
 
     handler.__name__ = f"post_{kind}"
     return handler
@@ -277,7 +303,7 @@ routes = [
     _route("last-ball", endpoint(GameRef, "last_ball_reached")),
     _route("games", _game(GameIn, "game_recorded")),
     _route("scores", add_lines),
-    _route("corrections", _game(CorrectionIn, "game_corrected", td_only=True)),
+    _route("corrections", _game(CorrectionIn, "game_corrected", td_only=True, versioned=True)),
     _route("penalties", endpoint(PenaltyIn, "penalty_recorded", td_only=True)),
     _route("third-offences", endpoint(OffenceIn, "third_offence_recorded", td_only=True)),
     _route("close", endpoint(CloseIn, "night_closed", td_only=True)),

@@ -6,7 +6,7 @@
  "groups": {"1": {
     "players": {"<number>": {"seed": 1, "points": 21, "bonus": 1?, "total": 22, "place": 1?,
                              "played": 4, "forfeits": 0?, "excluded": true?, "order": 2?}},
-    "games": {"1": {"machine": "tz", "picked_by": "4"?,
+    "games": {"1": {"machine": "tz", "picked_by": "4"?, "version": 57,
                     "rows": {"<number>": {"score": 123?, "final": 92.25?, "place": 1?, "points": 8,
                                           "bonus": 1?, "forfeit": true?, "penalty": "…"?,
                                           "late": true?, "compensatory": 500?}}}},
@@ -17,7 +17,8 @@
 
 ``order`` is the play order of the group's next game (FWPL 5.2); ``picker`` who picks its machine
 (FWPL 5); ``allowed`` the machines they may pick now (absent once chosen); ``waiting`` the machine
-chosen is still in use by a group that chose it first; ``entered`` scores entered one by one so far.
+chosen is still in use by a group that chose it first; ``entered`` scores entered one by one so far. A played game's ``version`` is the seq of the last
+record that set or changed its result; a correction names it in ``If-Match`` (docs/protocol.md).
 ``place``/``bonus`` of a player come once the match is complete (the fifth game, FWPL 3.3).
 """
 
@@ -132,7 +133,12 @@ def group_view(league: League, night: Night, index: int) -> dict[str, Any]:
     }
     games = {
         str(n): compact(
-            {"machine": slot.machine, "picked_by": slot.picked_by, "rows": game_rows(slot, game)}
+            {
+                "machine": slot.machine,
+                "picked_by": slot.picked_by,
+                "version": slot.version,
+                "rows": game_rows(slot, game),
+            }
         )
         for n, (slot, game) in enumerate(zip(group.games, done, strict=True), start=1)
     }

@@ -74,12 +74,13 @@ def _previous_picker(league: League, group: Group) -> str | None:
     return picker(result(group.match(), league.config).games[-1])
 
 
-def _finish(league: League, night: Night, index: int, group: Group, slot: Slot) -> League:
-    """Score ``slot`` as the group's next game: once every player has a line it is played."""
+def _finish(league: League, night: Night, index: int, group: Group, slot: Slot, seq: int) -> League:
+    """Score ``slot`` as the group's next game: once every player has a line it is played, at
+    version ``seq``."""
     if len(slot.lines) < len(group.players):
         return league.with_night(with_group(night, index, replace(group, open=slot)))
     score_game(slot, group.players, league.config, _where(night, index, len(group.games) + 1))
-    done = replace(group, games=(*group.games, slot), open=Slot())
+    done = replace(group, games=(*group.games, replace(slot, version=seq)), open=Slot())
     return league.with_night(with_group(night, index, done))
 
 
@@ -159,7 +160,7 @@ def record_game(league: League, seq: int, record: Record) -> League:
                   _previous_picker(league, group), where)  # fmt: skip
     lines = full_lines(record, group.players, f"group {index + 1}")
     slot = replace(slot, lines=lines, playoff=tuple(map(str, record.get("playoff") or ())))
-    return _finish(league, night, index, group, slot)
+    return _finish(league, night, index, group, slot, seq)
 
 
 def record_line(league: League, seq: int, record: Record, player: str) -> League:
@@ -179,7 +180,7 @@ def record_line(league: League, seq: int, record: Record, player: str) -> League
                   seq, _previous_picker(league, group), where)  # fmt: skip
     playoff = tuple(map(str, record.get("playoff") or ())) or slot.playoff
     slot = replace(slot, lines=(*slot.lines, line(player, record)), playoff=playoff)
-    return _finish(league, night, index, group, slot)
+    return _finish(league, night, index, group, slot, seq)
 
 
 def locate(league: League, player: str) -> tuple[int, int]:
@@ -208,9 +209,8 @@ def correct_game(league: League, seq: int, record: Record) -> League:
     if machine not in league.machines:
         raise UnknownMachine(f"Machine {machine} is not one of this league's machines.")
     lines = full_lines(record, group.players, f"group {index + 1}")
-    slot = replace(
-        old, machine=machine, lines=lines, playoff=tuple(map(str, record.get("playoff") or ()))
-    )
+    playoff = tuple(map(str, record.get("playoff") or ()))
+    slot = replace(old, machine=machine, lines=lines, playoff=playoff, version=seq)
     score_game(slot, group.players, league.config, _where(night, index, game_no))
     games = list(group.games)
     games[game_no - 1] = slot
@@ -245,9 +245,8 @@ def record_penalty(league: League, seq: int, record: Record) -> League:
     new = line(player, {"score": old.score, "penalty": kind, "late": old.late,
                         "compensatory": old.compensatory, "subtract": old.subtract})  # fmt: skip
     playoff = tuple(map(str, record.get("playoff") or ())) or slot.playoff
-    slot = replace(
-        slot, lines=tuple(new if x.player == player else x for x in slot.lines), playoff=playoff
-    )
+    lines = tuple(new if x.player == player else x for x in slot.lines)
+    slot = replace(slot, lines=lines, playoff=playoff, version=seq)
     score_game(slot, group.players, league.config, _where(night, index, game_no))
     games = list(group.games)
     games[game_no - 1] = slot

@@ -47,7 +47,9 @@ class Slot:
     first game, FWPL 5; a playoff match's, 6.4), picked, or None while nobody has chosen;
     ``chosen_at``: seq of the record that set it (a later chooser of a busy machine waits);
     ``picked_by``: who chose it; ``lines``: scores entered; ``playoff``: one-ball play-off order
-    (FWPL 3.2); ``last_ball``: the group is on ball 3 (FWPL 5: others may pick this machine)."""
+    (FWPL 3.2); ``last_ball``: the group is on ball 3 (FWPL 5: others may pick this machine);
+    ``version``: seq of the last record that set or changed a played game's result (the one that
+    completed it, a correction, a penalty), named by a correction's ``If-Match``."""
 
     machine: str | None = None
     chosen_at: int = 0
@@ -55,6 +57,7 @@ class Slot:
     lines: tuple[GameScore, ...] = ()
     playoff: tuple[str, ...] = ()
     last_ball: bool = False
+    version: int = 0
 
     def game(self) -> Game:
         return Game(self.machine or "", self.lines, self.playoff)

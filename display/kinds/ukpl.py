@@ -110,7 +110,7 @@ class UkplKind:
         if kind in rec.DECISIONS:
             return st.decide(state, seq, record), {EVERY_VIEW}
         if kind == "adjustment_withdrawn":
-            return st.withdraw(state, record), {EVERY_VIEW}
+            return st.withdraw(state, {**record, "seq": seq}), {EVERY_VIEW}  # seq: its version
         if kind in SEASON_RECORDS:
             return self._import(state, seq, record), {EVERY_VIEW}
         if kind == "season_meeting_linked":
