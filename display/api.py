@@ -163,11 +163,17 @@ async def _write(
                     else:
                         state, more = live.kind.apply(state, version + offset, record)
                     touched |= more
+            # Rules once per push: while the append is in flight the tail leaves this log to us (no
+            # await between the append's answer and the ingest below, so it cannot slip in).
+            svc.replica.appending.add(tournament)
             try:
-                appended = await svc.store.append(
-                    tournament, version, new_records, key, fingerprint, register=create,
-                    prev_hash=None if create else live.head_hash,
-                )  # fmt: skip
+                try:
+                    appended = await svc.store.append(
+                        tournament, version, new_records, key, fingerprint, register=create,
+                        prev_hash=None if create else live.head_hash,
+                    )  # fmt: skip
+                finally:
+                    svc.replica.appending.discard(tournament)
             except VersionConflict as conflict:
                 if create:
                     raise ApiError(409, "duplicate", f"Tournament {tournament} exists.") from None

@@ -53,6 +53,10 @@ class Replica:
         # Whether the last read of Redis failed: pings then carry "store": "down" so displays
         # (whose websocket stays open) show "reconnecting" (docs/protocol.md, "Store outage").
         self.store_down = False
+        # Tournaments this process is appending to right now: the tail leaves their new records to
+        # the writer, which applies them with the state it validated (rules run once per push); the
+        # tail re-reads them from its cursor if the append failed.
+        self.appending: set[str] = set()
 
     async def run(self) -> None:
         """Tail forever; reconnects by itself after a Redis error (state is kept, reads resume)."""
@@ -90,6 +94,8 @@ class Replica:
                     )
             else:
                 tid = name.removeprefix(f"{self.store.prefix}:t:").removesuffix(":log")
+                if tid in self.appending:
+                    continue  # the writer applies its own records (see ``appending``)
                 self.ingest(tid, [_record(e) for e in entries])
         async with self._advanced:
             self._advanced.notify_all()
