@@ -30,7 +30,7 @@ from display.schemas import (
     StewardIn,
     TournamentIn,
 )
-from display.store import VersionConflict, audit_problem
+from display.store import VersionConflict, audit_problem, version_number
 from scoring.errors import ScoringError
 from scoring.tournament import check_score
 
@@ -317,10 +317,9 @@ async def get_view(request: Request) -> Response:
 
 async def get_log(request: Request) -> Response:
     live = live_or_404(request)
-    raw = request.query_params.get("after", "0")
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):  # no "-1", "²", 10^30 for Redis
+    after = version_number(request.query_params.get("after", "0"))
+    if after is None:  # no "-1", "²", 10^30 for Redis
         raise ApiError(400, "invalid_request", "after must be a version number: 0, 1, 2 …")
-    after = int(raw)
     found = await services(request).store.read(live.id, after, count=10_000)
     return JSONResponse({"records": [{"seq": r.seq, **r.data} for r in found]})
 

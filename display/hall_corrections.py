@@ -46,6 +46,7 @@ from display.hall_api import hall_of, pins
 from display.hall_state import HallTournament
 from display.kinds.machines_hall import entry_of
 from display.schemas import Body, Id
+from display.store import version_number
 from scoring.corrections import UnknownEntry
 from scoring.model import Entry
 
@@ -74,9 +75,10 @@ class PlayerSignIn(Body):
 
 def seq_param(request: Request) -> int:
     raw = request.path_params["seq"]
-    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):  # Redis stream ids are 64-bit
+    seq = version_number(raw)
+    if seq is None:
         raise ApiError(404, "unknown_record", f"{raw[:40]!r} is not a record number.")
-    return int(raw)
+    return seq
 
 
 async def score_record(request: Request, tid: str, seq: int) -> dict[str, Any]:
@@ -112,8 +114,9 @@ def if_match(header: str | None) -> set[int]:
                 400, "invalid_if_match", f'If-Match takes versions as "7", not {part.strip()!r}.'
             )
         weak, tag = found.groups()
-        if not weak and tag.isdigit():
-            versions.add(int(tag))
+        version = None if weak else version_number(tag)
+        if version is not None:
+            versions.add(version)
     return versions
 
 

@@ -38,6 +38,18 @@ from redis.asyncio import Redis
 
 IDEMPOTENCY_TTL_SECONDS = 7 * 24 * 3600
 GENESIS = "0" * 64
+MAX_VERSION_DIGITS = 18  # a version is a stream id's first part: a 64-bit integer
+
+
+def version_number(text: str) -> int | None:
+    """``text`` as a version or record number (0, 1, 2 …), or None when it is not one: only ASCII
+    digits (``str.isdigit`` takes "²", which ``int`` refuses) and at most 18 of them (a stream id
+    is 64-bit; ``int`` refuses over 4300 digits), so no caller can turn bad input into a 500."""
+    if text.isascii() and text.isdigit() and len(text) <= MAX_VERSION_DIGITS:
+        return int(text)
+    return None
+
+
 """The ``prev`` of a log's first hashed entry (module docstring)."""
 
 REASON_REQUIRED = frozenset(

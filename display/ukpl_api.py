@@ -22,6 +22,7 @@ from starlette.routing import Route
 from display import preconditions
 from display.api import body, services, signed_in, stamp, write, written
 from display.errors import ApiError
+from display.store import version_number
 from display.ukpl_import import rows_from_csv
 from display.ukpl_schemas import (
     AdjustmentIn,
@@ -99,10 +100,9 @@ async def withdraw(request: Request) -> Response:
     tid = meeting_or_error(request)
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, WithdrawIn)
-    try:
-        number = int(request.path_params["seq"])
-    except ValueError:
-        raise ApiError(404, "unknown_adjustment", "Adjustments are numbered.") from None
+    number = version_number(request.path_params["seq"])
+    if number is None:
+        raise ApiError(404, "unknown_adjustment", "Adjustments are numbered.")
     record = {"type": "adjustment_withdrawn", "adjustment": number, "reason": data.reason}
     check = preconditions.precondition(
         request.headers.get("if-match"),

@@ -10,12 +10,12 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
 from display.hub import RESYNC, Outgoing
+from display.store import version_number
 
 if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
     from display.services import Services
 
 UNKNOWN_TOURNAMENT = 4404
-MAX_SINCE_DIGITS = 18  # versions fit in a stream id's 64-bit first part
 
 
 async def live_socket(websocket: WebSocket) -> None:
@@ -30,10 +30,9 @@ async def live_socket(websocket: WebSocket) -> None:
         return
     first, version = RESYNC, -1
     since = websocket.query_params.get("since", "")
-    # ASCII digits only, and few of them: str.isdigit() takes "²" (int() refuses it) and int()
-    # refuses more than 4300 digits; anything else (negative, garbage) gets a snapshot.
-    if since.isascii() and since.isdigit() and len(since) <= MAX_SINCE_DIGITS:
-        change = live.since(int(since))
+    resume = version_number(since)  # anything but a version (negative, garbage) gets a snapshot
+    if resume is not None:
+        change = live.since(resume)
         if change is not None and change.version == change.base:
             version = change.version
             ping = {"type": "ping", "version": version, "time": time.time()}

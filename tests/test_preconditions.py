@@ -28,13 +28,13 @@ async def change(
     seq: int,
     action: str,
     body: dict[str, Any],
-    if_match: str | None = None,
+    if_match: str | bytes | None = None,
     token: str | None = None,
     key: str | None = None,
 ) -> httpx.Response:
     headers = api.headers(token, key)
     if if_match is not None:
-        headers["If-Match"] = if_match
+        headers["If-Match"] = if_match  # type: ignore[assignment]  # bytes go as latin-1
     return await api.http.post(f"/api/t/{tid}/scores/{seq}/{action}", json=body, headers=headers)
 
 
@@ -104,6 +104,12 @@ async def test_without_a_version_a_change_is_428_and_nothing_is_written(api: Api
         assert r.status_code == 400 and r.json()["error"] == "invalid_if_match"
         r = await change(api, "pc3", seq, action, body, f'W/"{seq}"')  # weak never matches
         assert r.status_code == 412
+        for odd in (
+            '"²"'.encode("latin-1"),
+            '"' + "9" * 5000 + '"',
+        ):  # not a version: no match, and never a 500
+            r = await change(api, "pc3", seq, action, body, odd)
+            assert r.status_code == 412, r.text
     assert await log(api, "pc3") == before
     r = await change(api, "pc3", seq, "void", {"reason": "x"}, f'"1", "{seq}"')  # a list
     assert r.status_code == 201
