@@ -27,9 +27,8 @@ from display.demo_weekend import Weekend
 from display.demo_weekend_country import run_country
 from display.settings import Settings
 from display.store import REASON_REQUIRED, audit_problem
+from tests.cases import UKPL as CASES
 from tests.utils import TD_PASSWORD, Api, free_port
-
-CASES = Path("/work/shared/cases/ukpl")
 
 
 async def logs(api: Api) -> dict[str, list[dict[str, Any]]]:

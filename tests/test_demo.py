@@ -16,9 +16,9 @@ import redis
 
 from display.demo_epc import MACHINES, plan_epc, run_epc
 from display.demo_ukpl import replay_ukpl
+from tests.cases import UKPL as CASES
 from tests.utils import ROOT, TD_PASSWORD, Api, free_port
 
-CASES = Path("/work/shared/cases/ukpl")
 MEETS = [("498", "low"), ("609", "high"), ("649", "high")]  # cases/README.md: 2023 low, 2025 high
 
 

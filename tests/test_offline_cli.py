@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import click
@@ -10,9 +9,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from display.offline import standings
+from tests.cases import UKPL as CASES
 
 REPO = Path(__file__).resolve().parents[1]
-CASES = Path(os.environ.get("BACKGLASS_SHARED", REPO / ".." / "shared")) / "cases" / "ukpl"
 
 
 def run(tmp_path: Path, csv_text: str, *args: str) -> Result:

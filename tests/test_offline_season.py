@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 
@@ -11,9 +10,9 @@ import pytest
 from click.testing import CliRunner, Result
 
 from display.offline import standings
+from tests.cases import UKPL as CASES
 
 REPO = Path(__file__).resolve().parents[1]
-CASES = Path(os.environ.get("BACKGLASS_SHARED", REPO / ".." / "shared")) / "cases" / "ukpl"
 HEADER = "player,place,season_points,counted,results,final"
 
 # A hand-made season of one region: M3 has only four region players (g is a guest, blank

@@ -7,14 +7,13 @@ from __future__ import annotations
 import asyncio
 import csv
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from display.settings import Settings
+from tests.cases import UKPL as CASES
 from tests.utils import Api, serve_in_loop
 
 UKPL = "ukpl-meeting"
-CASES = Path("/work/shared/cases/ukpl")
 SEASON = {"region": "London and South East", "season": "2025"}
 
 

@@ -1,6 +1,6 @@
 """Three real UKPL meetings reproduced exactly (positions, meeting totals, league points).
 
-Data: ../shared/cases/ukpl/ next to the repository (README.md there gives the source). Published
+Data: tests/cases/ukpl/ (tests/cases/README.md gives the source). Published
 results are the organisers' numbers, not ours. The 2025 season (meets 609 and 649) gave tied scores
 the higher machine points, 2023 (meet 498) the lower: the ``ties`` setting. Published rows inside a
 tie come in the league database's order, which carries no meaning, so rows are compared sorted by
@@ -10,9 +10,7 @@ tie come in the league database's order, which carries no meaning, so rows are c
 from __future__ import annotations
 
 import csv
-import os
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -29,16 +27,14 @@ from scoring import (
     rebuild,
     record_entry,
 )
+from tests.cases import UKPL as CASES
 
-REPO = Path(__file__).resolve().parents[2]
-SHARED = Path(os.environ.get("BACKGLASS_SHARED", REPO / ".." / "shared"))
-CASES = SHARED / "cases" / "ukpl"
 MEETS = [("609", "high"), ("649", "high"), ("498", "low")]
 
 
 def test_published_cases_are_present() -> None:
     """The cases are part of the spec: missing, they fail loudly rather than skip quietly."""
-    assert CASES.is_dir(), f"no published cases at {CASES}; set BACKGLASS_SHARED to shared/"
+    assert CASES.is_dir(), f"no published cases at {CASES}"
 
 
 def read(name: str) -> list[dict[str, str]]:
