@@ -1,6 +1,6 @@
 """``backglass demo ukpl FILE.csv``: replay a real UKPL meeting through the steward API.
 
-The file has columns ``machine,player,score,guest`` (as /work/shared/cases/ukpl/meet-*-scores.csv);
+The file has columns ``machine,player,score,guest`` (as tests/cases/ukpl/meet-*-scores.csv and examples/);
 a blank score is no entry. The standings printed at the end are the SERVER's (its ``standings`` and
 ``players`` views), in the published files' shape: ``player,position,meet_total,league_points``.
 """

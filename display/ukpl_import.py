@@ -1,6 +1,6 @@
 """A meeting's published results as CSV -> rows of a ``season_results_imported`` record.
 
-The league publishes ``player,position,meet_total,league_points`` (/work/shared/cases/ukpl/
+The league publishes ``player,position,meet_total,league_points`` (tests/cases/ukpl/
 meet-*-published.csv); a ``name`` column may follow. A blank ``league_points`` is a guest who
 played for fun (UKPL 1C, 3C). Points are kept as the text published ("16.5", "0.33").
 """

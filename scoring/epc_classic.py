@@ -1,7 +1,7 @@
 """The EPC 2009 Classic Tournament: a best-score table per machine, one qualifier per machine, two
 four-player semi-finals and a four-player final.
 
-Rule text: /work/shared/rules/epc-2009-rules.txt, "EPC CLASSIC TOURNAMENT". In short:
+Rule text: EPC 2009 rules, "EPC CLASSIC TOURNAMENT". In short:
 
 - eight pre-DMD machines; any number of paid games on any machine; on each machine a player's
   best score counts; qualifying "ends at 3pm promptly": ``ClassicConfig.closed_after``, an input

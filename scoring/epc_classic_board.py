@@ -1,6 +1,6 @@
 """How far each EPC Classic qualifier is ahead on their machine, for the qualifiers board.
 
-Rule text: /work/shared/rules/epc-2009-rules.txt, "EPC CLASSIC TOURNAMENT" ("their best score
+Rule text: EPC 2009 rules, "EPC CLASSIC TOURNAMENT" ("their best score
 (calculated by how far ahead they are of the second best player)"). ``scoring.epc_classic``
 decides who holds each machine; this module only measures the margin the board shows, the same
 way (``ClassicConfig.lead``): against the best score on that machine by anyone else who could take

@@ -1,6 +1,6 @@
 """EPC 2009 country competition: seeded teams in groups, team matches, a 4-ball game, a six-team final.
 
-Rule text: /work/shared/rules/epc-2009-rules.txt, section "EPC COUNTRY COMPETITION 2009 RULES". In
+Rule text: EPC 2009 rules, section "EPC COUNTRY COMPETITION 2009 RULES". In
 short:
 
 - 20 seeded teams in 5 groups (A: seeds 1, 6, 11, 16; ... E: 5, 10, 15, 20); reserve teams replace

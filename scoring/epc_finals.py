@@ -1,6 +1,6 @@
 """EPC 2009 semi-finals and finals, and the final placing of every entrant.
 
-Rule text: /work/shared/rules/epc-2009-rules.txt, "EPC Semi-Finals" and "EPC Finals", with "EPC
+Rule text: EPC 2009 rules, "EPC Semi-Finals" and "EPC Finals", with "EPC
 Qualifying" and "EPC Quarter-Finals" for the places below 8th. In short:
 
 - semi-finals: group A is quarter-final places 1, 3, 5, 7, group B 2, 4, 6, 8; one four-player

@@ -1,6 +1,6 @@
 """The UK Pinball Kids Tournament at EPC 2009: one machine, a high-score table, three trophies.
 
-Rule text: /work/shared/rules/epc-2009-rules.txt, "UK PINBALL KIDS TOURNAMENT". In short:
+Rule text: EPC 2009 rules, "UK PINBALL KIDS TOURNAMENT". In short:
 
 - one designated machine; any number of £1 entries per player, each one three-ball game;
 - each score is recorded and "if it is high enough, displayed on the tournament monitor": the

@@ -1,6 +1,6 @@
 """EPC 2009 qualifying: best game on six machines, one joker game, ranking points per machine.
 
-Rule text: /work/shared/rules/epc-2009-rules.txt, section "EPC Qualifying". In short:
+Rule text: EPC 2009 rules, section "EPC Qualifying". In short:
 
 - a player plays one game on each of up to six machines; each counting score is ranked against
   every other score on that machine; the top score gets 100 ranking points, lower places fewer

@@ -1,6 +1,6 @@
 """EPC 2009 quarter-finals: the draw (partners and machines) and the standings.
 
-Rule text: /work/shared/rules/epc-2009-rules.txt, "EPC Quarter-Finals". In short:
+Rule text: EPC 2009 rules, "EPC Quarter-Finals". In short:
 
 - group B (seeds 17-32) plays the first round, group A (1-16) the second, on the same 8 machines;
 - each player plays two two-player games with a pre-selected partner on each of three allocated

@@ -1,6 +1,6 @@
 """EPC 2009 after qualifying: the settings of every later stage, the seeding and the stand-by places.
 
-Rule text: /work/shared/rules/epc-2009-rules.txt, "EPC Qualifying" (its last paragraphs), "EPC
+Rule text: EPC 2009 rules, "EPC Qualifying" (its last paragraphs), "EPC
 Quarter-Finals", "EPC Semi-Finals" and "EPC Finals". The stages are pure functions over explicit
 inputs, chained in the order the day runs:
 

@@ -1,7 +1,7 @@
 """UKPL adjustments, machine faults and multiplayer games, applied to a meeting's games before the
 meeting engine (``scoring.ukpl_meeting``) ranks them.
 
-Rule text: /work/shared/rules/ukpl-rules.txt, sections 2E, 2F, 6A, 6C, 7A, 7C, 7D. Every
+Rule text: UKPL rules (UK Pinball League regional rules), sections 2E, 2F, 6A, 6C, 7A, 7C, 7D. Every
 adjustment is a frozen record naming the player and machine, who decided it (``by``) and why
 (``reason``), so a table can show it. ``adjust`` takes a meeting's games as ``Entry`` values (a
 player may have more than one game on a machine when a fault is recorded) and returns one counting

@@ -2,7 +2,7 @@
 which games may still be recorded. The arithmetic of the adjustments is ``scoring.ukpl_adjust``;
 this module says what a live meeting may record before that arithmetic runs.
 
-Rule text: /work/shared/rules/ukpl-rules.txt, sections 2E, 2F, 3A, 3B, 6A, 6C, 7A, 7C, 7D.
+Rule text: UKPL rules (UK Pinball League regional rules), sections 2E, 2F, 3A, 3B, 6A, 6C, 7A, 7C, 7D.
 
 - 3A/3B: one game per player per machine counts, so a second game is refused ...
 - 6A/6C: ... unless a fault opened it: a ``Replay`` or ``OneBallAdded`` decision on a player's

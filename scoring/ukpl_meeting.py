@@ -1,6 +1,6 @@
 """One UK Pinball League meeting: machine points, the bonus point, meeting positions, league points.
 
-Rule text: /work/shared/rules/ukpl-rules.txt, sections 1C, 3B, 3C, 3D, 3F. In short:
+Rule text: UKPL rules (UK Pinball League regional rules), sections 1C, 3B, 3C, 3D, 3F. In short:
 
 - 3B: on each machine the best score gets as many machine points as there are competitors, the
   next one fewer, down to 1; one bonus machine point to a score "more than double" the second
@@ -12,7 +12,7 @@ Rule text: /work/shared/rules/ukpl-rules.txt, sections 1C, 3B, 3C, 3D, 3F. In sh
 Choices the text leaves open (AMBIGUITIES.md, "UK Pinball League"), each a field of ``UkplConfig``:
 
 - N, the top machine points, is the number of non-guest players *with a score on that machine*
-  (what the published results show; /work/shared/cases/README.md);
+  (what the published results show; tests/cases/README.md);
 - equal scores on a machine: ``ties`` = ``"high"`` (both get the better place's points; the 2025
   season), ``"low"`` (the worse place's; the 2023 season) or ``"shared"`` (the average); default
   ``"high"``, the league's current practice;

@@ -2,7 +2,7 @@
 meetings were held in, bans carried from one meeting to the next, and which meeting's settings
 the table follows. The table itself is ``scoring.ukpl_season.season_table``.
 
-Rule text: /work/shared/rules/ukpl-rules.txt, sections 1B, 1C, 1E, 3C, 3E, 3F, 7A.
+Rule text: UKPL rules (UK Pinball League regional rules), sections 1B, 1C, 1E, 3C, 3E, 3F, 7A.
 
 Choices the text leaves open (settings of the live meeting, documented in display/kinds/ukpl.py):
 

@@ -1,6 +1,6 @@
 """A UK Pinball League regional season: best meeting results, season ties, finals places.
 
-Rule text: /work/shared/rules/ukpl-rules.txt, sections 1B, 1C, 1E, 1G, 3C, 3E, 3F, 3G. In short:
+Rule text: UKPL rules (UK Pinball League regional rules), sections 1B, 1C, 1E, 1G, 3C, 3E, 3F, 3G. In short:
 
 - 3E: a player's best four meeting league-points results count (so at most 4 x 20 = 80); the rest
   are discarded. The number counted is ``SeasonConfig.counted`` (the league has used 2, 3 and 4

@@ -1,6 +1,6 @@
 """A UKPL meeting live over the API: regions and guests, adjustments with who and why, machine
 faults, substitutions and multiplayer games. Expected values are worked by hand from
-/work/shared/rules/ukpl-rules.txt (sections cited per test); machine points per UKPL 3B (N = the
+UKPL rules (sections cited per test); machine points per UKPL 3B (N = the
 number of region players with a score on the machine, down to 1; a bonus point for more than
 double the second)."""
 

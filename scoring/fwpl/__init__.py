@@ -1,6 +1,6 @@
 """Flip Well Pinball League (FWPL) rules as pure functions: frozen data in, frozen data out.
 
-Rule text: /work/shared/rules/fwpl-rules.txt; open questions: /work/shared/rules/AMBIGUITIES.md.
+Rule text: FWPL rules (the Flip Well Pinball League rules); how Backglass reads them and the open questions it settles: docs/rules.md.
 Each choice the text leaves open is a field of ``FwplConfig`` (league nights and the season) or
 ``PlayoffConfig`` (section 6), documented there with its section. Randomness (first machines,
 tie-breaker machines) comes in as a seed the caller draws and records, so a replay is identical.

@@ -1,7 +1,7 @@
 """Settings of an FWPL league and its playoffs: every choice the rule text leaves open is a field.
 
-Rule text: /work/shared/rules/fwpl-rules.txt; the open questions are listed in
-/work/shared/rules/AMBIGUITIES.md ("Flip Well Pinball League"). Each field's docstring gives the
+Rule text: FWPL rules (the Flip Well Pinball League rules); the open questions are listed in
+docs/rules.md ("Flip Well Pinball League"). Each field's docstring gives the
 reading Backglass takes by default, the alternatives and why.
 """
 

@@ -1,7 +1,7 @@
 """The flow of an FWPL night as pure functions: first machines, who picks next, which machines
 may be picked, play order, late arrivals. The playoffs reuse them (FWPL 6.4, "5.3").
 
-Rule text: /work/shared/rules/fwpl-rules.txt. In short:
+Rule text: FWPL rules (Flip Well Pinball League), sections as cited. In short:
 
 - 5: each group's first game is assigned at random before the match (here: from a ``seed`` the
   caller draws and records, so a replay gives the same draw); for each later game "the fourth

@@ -1,6 +1,6 @@
 """One FWPL game: final machine scores, finishing order and game points.
 
-Rule text: /work/shared/rules/fwpl-rules.txt. In short:
+Rule text: FWPL rules (Flip Well Pinball League), sections as cited. In short:
 
 - 3.2: two players 7/1, three 7/4/1, four 7/5/3/1, plus bonus points: the winner's if he exceeds
   three times the loser (two players) or the sum of 2nd and 3rd (else 3rd's); in four-player

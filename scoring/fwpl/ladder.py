@@ -1,6 +1,6 @@
 """The FWPL ladder and its groups.
 
-Rule text: /work/shared/rules/fwpl-rules.txt. In short:
+Rule text: FWPL rules (Flip Well Pinball League), sections as cited. In short:
 
 - 4.3 and 3.1: week 1 is seeded by IFPA ranking, unranked players alphabetically at the bottom;
   later weeks by season league points only; equal points per ``FwplConfig.ladder_ties``;

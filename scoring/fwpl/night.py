@@ -1,6 +1,6 @@
 """One FWPL match (a group's night): game points, forfeits and match bonus points.
 
-Rule text: /work/shared/rules/fwpl-rules.txt. In short:
+Rule text: FWPL rules (Flip Well Pinball League), sections as cited. In short:
 
 - 3.3: after the four games each player's league points of the night are treated as the scores
   of a "fifth" game, scored like a game (``FwplConfig.match_bonus``: its bonus points, default, or

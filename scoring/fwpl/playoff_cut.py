@@ -1,6 +1,6 @@
 """Who plays the FWPL playoffs, in which division, with which seed.
 
-Rule text: /work/shared/rules/fwpl-rules.txt. In short:
+Rule text: FWPL rules (Flip Well Pinball League), sections as cited. In short:
 
 - 6.1: the cut and the divisions by league size (the table; or the "top half rounded down to a
   multiple of four" formula, ``PlayoffConfig.cut``); entry by total points after the final week;

@@ -1,6 +1,6 @@
 """FWPL playoff matches and the bracket of one division.
 
-Rule text: /work/shared/rules/fwpl-rules.txt. In short:
+Rule text: FWPL rules (Flip Well Pinball League), sections as cited. In short:
 
 - 6.3: PAPA style, 4-2-1-0 points per game, no bonus points; matches of three games; the top two
   of each match advance; points do not carry over. Eight players: semi-finals 1-4-5-8 and

@@ -1,6 +1,6 @@
 """An FWPL season: standings over the weeks, absences, forfeits, and next week's ladder.
 
-Rule text: /work/shared/rules/fwpl-rules.txt. In short:
+Rule text: FWPL rules (Flip Well Pinball League), sections as cited. In short:
 
 - 3.1 and 4.3: season standings are the sum of each night's league points (game points and match
   bonus points, 3.3); they seed the next week's ladder (``scoring.fwpl.ladder``);
