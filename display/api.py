@@ -1,6 +1,6 @@
 """The JSON API. Reads need no sign-in; writes need a TD or steward token and accept
 ``Idempotency-Key``. Every write is validated against the replica at version V and appended at V+1
-only if the log is still at V (DESIGN.md principle 2); the answer is sent after Redis acknowledged.
+only if the log is still at V (architecture principle 2); the answer is sent after Redis acknowledged.
 """
 
 from __future__ import annotations

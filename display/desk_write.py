@@ -1,6 +1,6 @@
 """Writing records every kind shares (``display.desk_records``), which the kinds never see.
 
-``display.api.write`` itself (DESIGN.md principle 2): it validates these records with
+``display.api.write`` itself (architecture principle 2): it validates these records with
 ``desk_records`` instead of the tournament's kind.
 """
 

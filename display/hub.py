@@ -1,7 +1,7 @@
 """The websocket hub: fan a serialised message out to every client of a tournament.
 
 Each client has a bounded outbound queue and its own writer task, so a broadcast never waits on a
-slow client (DESIGN.md principle 6; STYLE.md: bound every per-client queue, unlike broadcaster's).
+slow client (architecture principle 6; bound every per-client queue, unlike encode/broadcaster's).
 A client whose queue overflows is not waited for: its queue is emptied and, when its writer next
 runs, it is sent one patch from its version folded from recent history, or a fresh snapshot. A failed send is a disconnect.
 """

@@ -1,7 +1,7 @@
 """One tournament's live state in this process: scoring state, views, versions and recent patches.
 
 Pure bookkeeping over records already read from the log; the tailing loop is in ``replica.py``.
-Messages are serialised here once per version and shared by every client (DESIGN.md principle 6).
+Messages are serialised here once per version and shared by every client (architecture principle 6).
 """
 
 from __future__ import annotations

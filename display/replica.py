@@ -1,7 +1,7 @@
 """Every server process is a replica: it tails every tournament's log and keeps live state.
 
 One task reads the registry stream and all tournament logs with a single blocking ``XREAD``; the
-records that arrive together are applied together and go out as one patch (DESIGN.md principles 3
+records that arrive together are applied together and go out as one patch (architecture principles 3
 and 6). No pub/sub: the stream is the only channel, so nothing is lost between processes.
 """
 
@@ -27,7 +27,7 @@ READ_COUNT = 2000
 BROADCAST_WINDOW = 0.025
 """Seconds: at most one broadcast per tournament per window. A change after a quiet spell goes out
 at once; changes inside the window after a broadcast are folded into the next one, so fan-out work
-stays bounded however fast stewards push (DESIGN.md principle 6)."""
+stays bounded however fast stewards push (architecture principle 6)."""
 
 
 class Replica:

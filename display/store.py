@@ -1,7 +1,7 @@
 """The log store: one Redis Stream per tournament, compare-and-append, idempotent writes.
 
 Record *n* of a tournament has stream id ``n-0``, so a version is a plain integer and "the log's last
-version is still V" is one Lua script (DESIGN.md principle 2). A write names the version it was
+version is still V" is one Lua script (architecture principle 2). A write names the version it was
 validated against; if another writer got in first the script refuses and the caller catches up and
 retries. An ``Idempotency-Key`` is stored with the request's fingerprint in the same script, so a
 retried request returns the first answer and appends nothing.

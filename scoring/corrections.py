@@ -4,7 +4,7 @@ or never.
 Rule text: EPC 2009, EPC Qualifying ("The contestant should verify the score and machine numbers
 have been entered correctly"); UKPL 3A/3B count one game per player and machine, so a score typed
 wrong is corrected, not played again. The original record stays in the log and the correction
-names it (DESIGN.md principle 1); this module only computes what the standings become.
+names it (architecture principle 1); this module only computes what the standings become.
 
 A corrected entry keeps its place in the order played (its ``seq``): a corrected first game on a
 machine stays the player's regular game and a later one stays their joker game (EPC 2009, EPC

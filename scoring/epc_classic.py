@@ -16,7 +16,7 @@ Rule text: EPC 2009 rules, "EPC CLASSIC TOURNAMENT". In short:
 - the qualifiers from machines 1-4 play a semi-final on one of machines 5-8, those from 5-8 on
   one of 1-4; the top two of each play the final.
 
-Choices the text leaves open (AMBIGUITIES.md, "EPC 2009", Classic), each a field of
+Choices the text leaves open (docs/rules.md, "EPC 2009", Classic), each a field of
 ``ClassicConfig`` (its docstring gives the reasons): ``lead`` ("how far ahead": difference or
 ratio), ``already_qualified`` (a player who inherits a machine while already top on another),
 ``fault_count`` ("10 or more players' scores": distinct players or recorded scores).

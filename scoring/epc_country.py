@@ -16,7 +16,7 @@ short:
 - a team more than 5 minutes late for a match, or slam-tilting by shaking, is disqualified from
   the match (``Late``, ``SlamTilt``; in the 4-ball game a slam tilt scores zero).
 
-Choices the text leaves open (AMBIGUITIES.md, "EPC 2009", Country), each a field of
+Choices the text leaves open (docs/rules.md, "EPC 2009", Country), each a field of
 ``CountryConfig`` whose docstring gives the reasons: ``match_points`` (sum of places, the only
 reading giving 84 and 140), ``game_ties`` (shared), ``four_ball_ties`` (high),
 ``qualifying_ties`` (share), ``countback`` (head to head) and ``forfeit_award`` (both machines).

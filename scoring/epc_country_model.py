@@ -38,7 +38,7 @@ def _points(name: str, value: object, length: int | None) -> tuple[int, ...]:
 @dataclass(frozen=True, slots=True)
 class CountryConfig:
     """Settings of the EPC country competition (EPC 2009, EPC Country Competition). Every choice the
-    rule text leaves open (AMBIGUITIES.md, "EPC 2009", Country) is a named field; SettingsError
+    rule text leaves open (docs/rules.md, "EPC 2009", Country) is a named field; SettingsError
     when a value is invalid.
 
     ``groups`` x ``group_size``: 5 groups of 4 seeded teams ("Teams will be divided into 5 groups of

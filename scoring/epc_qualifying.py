@@ -9,7 +9,7 @@ Rule text: EPC 2009 rules, section "EPC Qualifying". In short:
   higher (a second entry by a player on a machine *is* their joker game);
 - the total is the sum of the player's ranking points; the top 32 qualify, 33-38 are standby.
 
-Choices the text leaves open (AMBIGUITIES.md, "EPC 2009", Qualifying), each a field of
+Choices the text leaves open (docs/rules.md, "EPC 2009", Qualifying), each a field of
 ``EpcConfig``:
 
 - the scale below 100: ``scale``, default ``"papa"`` (100, 90, 85, 84, ... 1 at 87th; see

@@ -9,7 +9,7 @@ inputs, chained in the order the day runs:
 - ``scoring.epc_quarterfinal``: the draw (pairs, machines) and the quarter-final standings;
 - ``scoring.epc_finals``: the semi-finals, the 5th-8th play-off, the grand final, final placings.
 
-Choices the text leaves open (AMBIGUITIES.md, "EPC 2009"), each a field of ``EpcStagesConfig``
+Choices the text leaves open (docs/rules.md, "EPC 2009"), each a field of ``EpcStagesConfig``
 (its docstring gives each default's reason):
 
 - the replaced player's "final rank of the player who replaced them": ``replaced_rank``;

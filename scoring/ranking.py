@@ -3,7 +3,7 @@
 Places use standard competition ranking ("1224"): equal values share a place and the next
 place skips the tied ones, so a place is always 1 + the number of strictly better entries.
 How tied entries split *points* is a separate, explicit policy (``TiePolicy``); nothing here
-orders tied entries by who came first, which is the CTFd mistake STYLE.md warns about.
+orders tied entries by who came first, which is CTFd's mistake (tied players ranked by sort order).
 """
 
 from __future__ import annotations

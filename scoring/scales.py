@@ -2,7 +2,7 @@
 
 The EPC 2009 text fixes only the top ("One hundred points will be awarded for the top score on
 each machine with a reducing number of points for lower positions ... weighted to favour those in
-higher positions") and leaves the scale below open (AMBIGUITIES.md, EPC 2009). Backglass offers the
+higher positions") and leaves the scale below open (docs/rules.md, EPC 2009). Backglass offers the
 scales in use in the pinball world as named presets, plus a custom table.
 
 A scale gives the points of an *untied* place. Equal scores share a place and both get that

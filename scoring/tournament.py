@@ -2,7 +2,7 @@
 
 ``record_entry`` re-ranks only the machine an entry touches and re-derives the standings from the
 cached machine tables; ``rebuild`` computes everything from scratch and is the reference the
-incremental path is tested against (DESIGN.md principle 7).
+incremental path is tested against (architecture principle 7).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ to be replayed on its substitute (6A); fault records settle a player's games on 
 ``Jackpot`` (2E), ``ExtraBall`` (7C), ``SlamTilt`` and ``Penalty`` "zero" (7D, 7A), last
 ``Penalty`` "disqualify" (7A), so a zero is never undone by a later step.
 
-Choices made here (the rule text leaves them open; not in AMBIGUITIES.md):
+Choices made here (the rule text leaves them open; listed in docs/rules.md):
 
 - 7C "80% of their total score" rounds *down* to a whole score (``score * 4 // 5``): a penalised
   score is never above 80%, so a penalty never rounds in the offender's favour. Scores are almost

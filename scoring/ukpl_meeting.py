@@ -9,7 +9,7 @@ Rule text: UKPL rules (UK Pinball League regional rules), sections 1C, 3B, 3C, 3
 - 3D: league points 20 for the best placed player, one fewer per place, for the top 20;
 - 3F: ties at a meeting share the points.
 
-Choices the text leaves open (AMBIGUITIES.md, "UK Pinball League"), each a field of ``UkplConfig``:
+Choices the text leaves open (docs/rules.md, "UK Pinball League"), each a field of ``UkplConfig``:
 
 - N, the top machine points, is the number of non-guest players *with a score on that machine*
   (what the published results show; tests/cases/README.md);

@@ -12,7 +12,7 @@ Rule text: UKPL rules (UK Pinball League regional rules), sections 1B, 1C, 1E, 1
 - 1G/3G: the number of finals qualifying places is set per region and season
   (``SeasonConfig.qualifiers``); the table highlights them.
 
-Choices the text leaves open (AMBIGUITIES.md, "UK Pinball League", 3F), fields of ``SeasonConfig``:
+Choices the text leaves open (docs/rules.md, "UK Pinball League", 3F), fields of ``SeasonConfig``:
 
 - ``tie_break``: ``"qualifying"`` (default) applies the 5th/6th-best countback only to a tie for a
   finals qualifying place, as 3F says ("In the event of a tie at the end of the season, for a

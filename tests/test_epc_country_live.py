@@ -219,7 +219,7 @@ def test_a_match_has_two_machines_each_once_and_players_play_one_of_them() -> No
 
 
 def test_a_voided_game_can_be_entered_again() -> None:
-    """A correction is a new record naming the one it corrects (DESIGN.md principle 1): void the
+    """A correction is a new record naming the one it corrects (architecture principle 1): void the
     second game (T01 2) and enter it again (T01 14): 16-16 becomes 28-4."""
     comp = drawn()
     comp.add("match_game_recorded", fixture="A-1-1", **game("m1", "T01", "T16", 14, False))

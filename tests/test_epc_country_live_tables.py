@@ -274,7 +274,7 @@ def test_the_finalists_named_when_advancing_are_checked_when_the_log_is_replayed
 
 class Watched(Comp):
     """Keeps the views the way a replica does (rebuilding only the touched ones) and checks them
-    against a full rebuild after every record (DESIGN.md principle 7: the incremental path is
+    against a full rebuild after every record (architecture principle 7: the incremental path is
     tested against a full rebuild)."""
 
     def __init__(self) -> None:

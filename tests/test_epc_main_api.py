@@ -177,7 +177,7 @@ async def test_a_quarterfinal_game_reaches_a_display_as_a_small_patch(
 
 
 async def test_replaying_the_log_gives_the_same_views(api: Api) -> None:
-    """DESIGN.md principle 1: views are a pure function of the log."""
+    """architecture principle 1: views are a pure function of the log."""
     tid = "a7"
     await qualified(api, tid, 12, SMALL)
     await ok(api, tid, "stage", {"stage": "quarterfinal"})

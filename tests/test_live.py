@@ -91,7 +91,7 @@ async def test_heartbeat_ping_carries_version(api: Api) -> None:
 
 async def test_views_equal_a_replay_of_the_log(api: Api) -> None:
     """The writer applies its own records once (it validated them that way); a replica replaying
-    the log from the start must reach the same views, byte for byte (DESIGN.md principle 1)."""
+    the log from the start must reach the same views, byte for byte (architecture principle 1)."""
     from display.live import LiveTournament
     from display.store import Record
 

@@ -86,7 +86,7 @@ def random_record(rnd: random.Random) -> dict[str, Any]:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32))
 def test_the_incremental_path_equals_a_full_recompute(seed: int) -> None:
-    """DESIGN.md principle 7: whatever the mix of games, groups and adjustments, the meeting after
+    """architecture principle 7: whatever the mix of games, groups and adjustments, the meeting after
     each accepted record is the one recomputed from every game and decision."""
     rnd, meeting = random.Random(seed), Meeting(escalation="off")
     for _ in range(40):

@@ -74,7 +74,7 @@ LEADS = [
     [("difference", {"1": "X", "2": "Z"}), ("ratio", {"1": "Y", "2": "X"})],
 )
 def test_first_on_two_machines_keeps_the_biggest_lead(lead: str, expected: dict[str, str]) -> None:
-    """EPC 2009, EPC Classic Tournament with AMBIGUITIES.md ("how far ahead"): "If a player comes
+    """EPC 2009, EPC Classic Tournament with docs/rules.md ("how far ahead"): "If a player comes
     first on more than one machine, their best score (calculated by how far ahead they are of the
     second best player) will determine their qualifying machine, the second best scorer from their
     other machine will become the qualifying player". X leads machine 1 by 500,000 - 300,000 =
@@ -98,7 +98,7 @@ INHERIT = [
 def test_a_player_who_inherits_a_machine_while_top_on_another(
     rule: str, expected: dict[str, str]
 ) -> None:
-    """EPC 2009, EPC Classic Tournament with AMBIGUITIES.md (an heir already top elsewhere). X is
+    """EPC 2009, EPC Classic Tournament with docs/rules.md (an heir already top elsewhere). X is
     first on 1 (by 900) and 2 (by 50): X keeps 1, and 2 passes to its second best, Y, who is first
     on 3. Pass on: Y keeps 3, so 2 goes to the next scorer without a place, W. Choose: Y is now
     first on 2 (by 450 - 300 = 150) and 3 (by 800 - 700 = 100), keeps 2, and 3 goes to U."""
@@ -153,7 +153,7 @@ def entries(players: int, scores: int) -> list[Entry]:
 def test_a_machine_that_cannot_be_repaired(
     count: str, players: int, scores: int, replacement: bool, action: str
 ) -> None:
-    """EPC 2009, EPC Classic Tournament with AMBIGUITIES.md ("10 or more players' scores"): "10
+    """EPC 2009, EPC Classic Tournament with docs/rules.md ("10 or more players' scores"): "10
     or more players' scores ... closed to further qualification but all scores will stand"; "If
     fewer than 10 ... the machine may - if a suitable replacement can be found - be replaced";
     otherwise "closed and the existing scores will stand"."""
@@ -256,7 +256,7 @@ def test_settings_cli_text_and_round_trip() -> None:
 def test_incremental_equals_rebuild_and_places_are_distinct(
     rows: list[tuple[str, str, int]], rule: str, lead: str, close: int | None, rnd: Any
 ) -> None:
-    """Format properties (DESIGN.md 7) for EPC 2009, EPC Classic Tournament: recording scores one
+    """Format properties (architecture principle 7) for EPC 2009, EPC Classic Tournament: recording scores one
     by one equals a rebuild with the final settings (the close and the faults are log versions),
     the order of registration does not matter, and nobody holds two places."""
     setting = {
@@ -284,5 +284,5 @@ def test_incremental_equals_rebuild_and_places_are_distinct(
 
 
 def test_every_public_definition_cites_its_section() -> None:
-    """STYLE.md 5: public rule functions, classes and methods give the section they implement."""
+    """public rule functions, classes and methods give the section they implement."""
     assert uncited(scoring.epc_classic) == []

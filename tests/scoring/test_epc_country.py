@@ -226,7 +226,7 @@ def test_only_the_sum_of_places_gives_the_stated_maxima(
     """EPC 2009, EPC Country Competition: "Over the 3 matches, this will give a team a maximum of
     84 points"; the final: "140 being the maximum". Winning 1st and 2nd on both machines: by the
     sum of places 2 x (9 + 5) = 28 a match, 3 x 28 = 84, 5 x 28 = 140 (the text's numbers). By the
-    better place only, 2 x 9 = 18, 54 and 90, which contradicts the text (AMBIGUITIES.md)."""
+    better place only, 2 x 9 = 18, 54 and 90, which contradicts the text (docs/rules.md)."""
     config = CountryConfig(match_points=match_points)  # type: ignore[arg-type]
     won = [played("T01", t, (1, 2), (1, 2)) for t in ("T06", "T11", "T16")]
     assert match_result(config, won[0]).home_points == per_match == config.max_match_points
@@ -763,7 +763,7 @@ MODULES = sorted((Path(__file__).resolve().parents[2] / "scoring").glob("epc_cou
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
 def test_country_modules_are_pure_and_cite_their_section(path: Path) -> None:
-    """STYLE.md 1 and 5: no I/O, clock or randomness; every public rule definition cites "EPC
+    """no I/O, clock or randomness; every public rule definition cites "EPC
     2009, EPC Country Competition"."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     imported = {

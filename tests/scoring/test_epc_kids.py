@@ -106,7 +106,7 @@ def test_settings_round_trip() -> None:
 def test_incremental_equals_rebuild(
     rows: list[tuple[str, str, int]], ties: str, close: int | None, rnd: Any
 ) -> None:
-    """Format properties (DESIGN.md 7) for EPC 2009, UK Pinball Kids Tournament: scores recorded
+    """Format properties (architecture principle 7) for EPC 2009, UK Pinball Kids Tournament: scores recorded
     one by one equal a rebuild with the final settings, whatever the order of registration; the
     places follow the tie setting."""
     setting = {"ties": ties, "closed_after": close}
@@ -131,5 +131,5 @@ def test_incremental_equals_rebuild(
 
 
 def test_every_public_definition_cites_its_section() -> None:
-    """STYLE.md 5: public rule functions, classes and methods give the section they implement."""
+    """public rule functions, classes and methods give the section they implement."""
     assert uncited(scoring.epc_kids) == []

@@ -144,7 +144,7 @@ def test_bands_32_qualify_6_standby_rest_out() -> None:
     ],
 )
 def test_a_tie_across_the_cut(cut_ties: str, expected: list[str]) -> None:
-    """EPC 2009, EPC Qualifying with AMBIGUITIES.md (ties at the cut): qualify 2, standby 1; two
+    """EPC 2009, EPC Qualifying with docs/rules.md (ties at the cut): qualify 2, standby 1; two
     players tie for 2nd, covering places 2 and 3. "include": the shared place 2 is inside the cut,
     both qualify. "exclude": the tie does not fit, both drop to standby. 4th is out either way."""
     rows = [(MM, "1", 400), (MM, "2", 300), (MM, "3", 300), (MM, "4", 100)]

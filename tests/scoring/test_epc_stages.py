@@ -83,7 +83,7 @@ def tied(places: dict[str, int]) -> Standings:
 
 
 def test_a_tie_across_the_cut_needs_the_td_playoff() -> None:
-    """EPC 2009, EPC Qualifying with AMBIGUITIES.md (ties at the cut): players 32 and 33 share
+    """EPC 2009, EPC Qualifying with docs/rules.md (ties at the cut): players 32 and 33 share
     32nd. The quarter-finals have exactly 32 places, so their order must come from a play-off:
     without it UnresolvedTie; with "33" winning, "33" is seed 32 and "32" the first stand-by."""
     places = {str(i): i for i in range(1, 41)} | {"33": 32}
@@ -121,7 +121,7 @@ def test_standby_fills_the_highest_ranked_vacancy_round_by_round() -> None:
     [("by-round", {3: "35", 20: "33", 25: "34"}), ("together", {3: "33", 20: "34", 25: "35"})],
 )
 def test_vacancies_in_both_rounds(vacancies: str, expected: dict[int, str]) -> None:
-    """EPC 2009, EPC Quarter-Finals with AMBIGUITIES.md (vacancies in both rounds): 20 and 25
+    """EPC 2009, EPC Quarter-Finals with docs/rules.md (vacancies in both rounds): 20 and 25
     miss round 1, 3 misses round 2; 33, 34, 35 are at the desk for both. By round: group B's
     vacancies first (20 -> 33, 25 -> 34), then group A's (3 -> 35). Together: one list by seed,
     3, 20, 25 -> 33, 34, 35."""
@@ -136,7 +136,7 @@ def test_vacancies_in_both_rounds(vacancies: str, expected: dict[int, str]) -> N
     [("skip", {20: "34", 25: "35"}), ("leave-vacant", {20: None, 25: "34"})],
 )
 def test_an_absent_standby(absent_standby: str, expected: dict[int, str | None]) -> None:
-    """EPC 2009, EPC Quarter-Finals with AMBIGUITIES.md (an absent stand-by): 20 and 25 miss
+    """EPC 2009, EPC Quarter-Finals with docs/rules.md (an absent stand-by): 20 and 25 miss
     round 1; stand-by 33 is not at the desk, 34 and 35 are. Skip: 34 and 35 fill 20 and 25. Leave
     vacant: seed 20 was 33's to fill and stays empty; seed 25 goes to 34."""
     config = EpcStagesConfig(absent_standby=absent_standby)  # type: ignore[arg-type]
@@ -349,7 +349,7 @@ def test_an_unreplaced_absentee_takes_the_last_quarterfinal_place() -> None:
 def test_equal_scores_across_the_semifinal_cut(
     ties: str, playoff: tuple[str, ...], through: tuple[str, str]
 ) -> None:
-    """EPC 2009, EPC Semi-Finals with AMBIGUITIES.md (equal game scores): 16 and 9 both score 20,
+    """EPC 2009, EPC Semi-Finals with docs/rules.md (equal game scores): 16 and 9 both score 20,
     sharing 2nd-3rd across the cut. Seed: 9 (QF 1st) beats 16 (QF 5th). Play-off: the TD's
     tie-break game, won here by 16. With no play-off entered: UnresolvedTie."""
     semi = Game("semi-final A", ("9", "1", "16", "26"), cuts=(2,))
@@ -461,7 +461,7 @@ def uncited(module: object) -> list[str]:
     "module", [scoring.epc_stages, scoring.epc_quarterfinal, scoring.epc_finals]
 )
 def test_every_public_definition_cites_its_section(module: object) -> None:
-    """STYLE.md 5: public rule functions, classes and methods give the section they implement."""
+    """public rule functions, classes and methods give the section they implement."""
     assert uncited(module) == []
 
 

@@ -1,4 +1,4 @@
-"""Properties every format in ``scoring.FORMATS`` must keep (STYLE.md convention 3, DESIGN.md 7):
+"""Properties every format in ``scoring.FORMATS`` must keep (architecture principle 7):
 recording entries one by one equals a rebuild from scratch; replaying is deterministic; the order
 players and machines are registered in does not matter; ties follow the declared policy."""
 
@@ -104,7 +104,7 @@ def test_every_format_has_a_settings_strategy() -> None:
 @settings(max_examples=150, deadline=None)
 @given(cases())
 def test_incremental_equals_rebuild(case: Case) -> None:
-    """DESIGN.md 7: the incremental path (re-rank one machine per entry) equals a full rebuild,
+    """architecture principle 7: the incremental path (re-rank one machine per entry) equals a full rebuild,
     and a rebuild replays to the same result every time."""
     t, accepted = incremental(case)
     fmt = FORMATS[case.format]

@@ -1,4 +1,4 @@
-"""``scoring/`` stays pure and documented (STYLE.md conventions 1, 2 and 5), checked with ``ast``."""
+"""``scoring/`` stays pure and documented (the project's conventions: pure, explicit config objects, cited sections), checked with ``ast``."""
 
 from __future__ import annotations
 
@@ -53,13 +53,13 @@ def test_the_package_is_found() -> None:
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SCORING)))
 def test_no_io_or_clock_imports(path: Path) -> None:
-    """STYLE.md 1: scoring imports no asyncio, redis, starlette, display or time."""
+    """scoring imports no asyncio, redis, starlette, display or time."""
     assert imported(ast.parse(path.read_text(encoding="utf-8"))) & FORBIDDEN == set()
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SCORING)))
 def test_no_module_level_mutable_globals(path: Path) -> None:
-    """STYLE.md: no module globals that can change; registries are read-only mappings."""
+    """No module globals that can change; registries are read-only mappings."""
     mutable = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
         value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
@@ -88,7 +88,7 @@ def public_definitions(tree: ast.Module) -> list[tuple[str, ast.AST]]:
 
 @pytest.mark.parametrize("name", RULE_MODULES)
 def test_every_public_rule_definition_cites_its_section(name: str) -> None:
-    """STYLE.md 5: public rule functions give the rule section they implement."""
+    """public rule functions give the rule section they implement."""
     tree = ast.parse((SCORING / name).read_text(encoding="utf-8"))
     missing = [
         qualname

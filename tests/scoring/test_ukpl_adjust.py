@@ -325,7 +325,7 @@ def test_docstring_examples() -> None:
 
 
 def test_every_public_definition_cites_its_section() -> None:
-    """STYLE.md 5 (tests/scoring/test_purity.py checks the older rule modules the same way): every
+    """(tests/scoring/test_purity.py checks the older rule modules the same way): every
     public function, class and method here names the UKPL section it implements."""
     tree = ast.parse(Path(scoring.ukpl_adjust.__file__).read_text(encoding="utf-8"))
     public = [

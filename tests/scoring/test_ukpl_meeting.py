@@ -48,7 +48,7 @@ def test_n_counts_only_players_with_a_score_on_that_machine() -> None:
     [("high", Fraction(3)), ("low", Fraction(2)), ("shared", Fraction(5, 2))],
 )
 def test_equal_scores_on_a_machine(ties: str, tied: Fraction) -> None:
-    """UKPL 3B with AMBIGUITIES.md: four players, b and c tie for 2nd, covering the 3 and 2 point
+    """UKPL 3B with docs/rules.md: four players, b and c tie for 2nd, covering the 3 and 2 point
     places: "high" gives both 3 (2025 season), "low" both 2 (2023), "shared" both 2.5. a still gets
     4 and d, 4th, gets 1."""
     rows = [(TZ, "a", 150), (TZ, "b", 100), (TZ, "c", 100), (TZ, "d", 80)]
@@ -66,7 +66,7 @@ def test_bonus_point_for_more_than_double_the_second() -> None:
 
 @pytest.mark.parametrize(("bonus", "expected"), [("gt", 0), ("gte", 1)])
 def test_exactly_double(bonus: str, expected: int) -> None:
-    """UKPL 3B with AMBIGUITIES.md: exactly double (200 vs 100) is not "more than double" ("gt",
+    """UKPL 3B with docs/rules.md: exactly double (200 vs 100) is not "more than double" ("gt",
     the rules' text) but is "at least double" ("gte", the league's website)."""
     t = build(UKPL_MEETING, [(TZ, "a", 200), (TZ, "b", 100)], {"bonus": bonus})
     assert points(t, TZ)["a"] == (1, 2 + expected, expected)
@@ -132,7 +132,7 @@ def test_shared_league_points_are_the_average() -> None:
 
 
 def test_a_blank_cell_is_no_entry() -> None:
-    """AMBIGUITIES.md (blank cell): b never played TAF, so TAF has one competitor (1 point) and b
+    """docs/rules.md (blank cell): b never played TAF, so TAF has one competitor (1 point) and b
     gets nothing there; it is not a zero score that would rank b last with 1 point."""
     t = build(UKPL_MEETING, [(TZ, "a", 30), (TZ, "b", 20), (TAF, "a", 9)])
     assert points(t, TAF) == {"a": (1, 1, 0)}

@@ -206,7 +206,7 @@ def test_still_tied_is_marked_for_a_play_off_and_shares_the_place() -> None:
 def test_which_ties_the_countback_decides(
     tie_break: TieBreakScope, expected: list[tuple[str, int]]
 ) -> None:
-    """UKPL 3F with AMBIGUITIES.md (tie-break scope). Two places; w, x, y, z have 60 each (places
+    """UKPL 3F with docs/rules.md (tie-break scope). Two places; w, x, y, z have 60 each (places
     1-4), a tie for a finals place. Fifth best: w 10, x 10, y 5, z 3 -> w and x share 1st-2nd,
     then y, z. w and x both qualify whatever their order, so with "qualifying" (the text: "for a
     finals qualifying place") they stay tied; with "all" the sixth best decides: w 4 > x 2."""
@@ -226,7 +226,7 @@ def test_which_ties_the_countback_decides(
 
 @pytest.mark.parametrize(("tie_break", "places"), [("qualifying", [1, 1]), ("all", [1, 2])])
 def test_a_tie_away_from_the_line(tie_break: TieBreakScope, places: list[int]) -> None:
-    """UKPL 3F with AMBIGUITIES.md: with M6 counting, a and b tie on 78 for 1st; with three places
+    """UKPL 3F with docs/rules.md: with M6 counting, a and b tie on 78 for 1st; with three places
     both qualify. "qualifying": not a tie for a finals place, they share 1st. "all": b's fifth best
     18 beats a's 17, b 1st, a 2nd. Never a play-off: no finals place depends on it."""
     config = SeasonConfig(min_competitors=4, qualifiers=3, tie_break=tie_break)
@@ -246,7 +246,7 @@ def test_a_tie_away_from_the_line(tie_break: TieBreakScope, places: list[int]) -
     ],
 )
 def test_a_missing_fifth_result(missing: MissingResult, expected: list[tuple[object, ...]]) -> None:
-    """UKPL 3F with AMBIGUITIES.md (the missing result). One place; p played four meetings (20
+    """UKPL 3F with docs/rules.md (the missing result). One place; p played four meetings (20
     each), q five, the fifth below 20th place: 0 league points (3D). "zero": p's missing fifth is
     0 = q's 0, sixth 0 = 0, play-off. "lowest": a result beats no result: q qualifies."""
     season = by_player({"p": [20, 20, 20, 20], "q": [20, 20, 20, 20, 0]})
@@ -340,7 +340,7 @@ def test_docstring_examples() -> None:
 
 
 def test_every_public_definition_cites_its_section() -> None:
-    """STYLE.md 5 (tests/scoring/test_purity.py checks the older rule modules the same way): every
+    """(tests/scoring/test_purity.py checks the older rule modules the same way): every
     public function, class and method here names the UKPL section it implements."""
     tree = ast.parse(Path(scoring.ukpl_season.__file__).read_text(encoding="utf-8"))
     public = [

@@ -84,7 +84,7 @@ def test_a_forfeit_scores_zero_and_the_game_is_scored_on_the_eligible_scores() -
 
 @pytest.mark.parametrize(("lone", "expected"), [("winner", 7), ("winner_bonus", 8), ("none", 0)])
 def test_a_game_with_one_eligible_score(lone: str, expected: int) -> None:
-    """FWPL 2.4 with AMBIGUITIES.md: three of four forfeit, and 3.2 has no one-player scale. The
+    """FWPL 2.4 with docs/rules.md: three of four forfeit, and 3.2 has no one-player scale. The
     default gives the winner's 7 (no score to compare a bonus with); the other readings 8 or 0."""
     result = game_points(
         game("TZ", ("a", 5000), ("b", None), ("c", None), ("d", None)), FwplConfig(lone_score=lone)

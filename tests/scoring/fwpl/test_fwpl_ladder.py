@@ -42,7 +42,7 @@ def test_above_32_the_table_goes_on_the_same_way() -> None:
 
 
 def test_at_least_one_three_player_group_reading() -> None:
-    """FWPL 4.1 with AMBIGUITIES.md: "in most cases there should be at least one three-player
+    """FWPL 4.1 with docs/rules.md: "in most cases there should be at least one three-player
     group". With ``one_three``, 16 = 4 + 3 + 3 + 3 + 3 and 12 = 3 + 3 + 3 + 3; 8 can only be
     4 + 4; other sizes are unchanged (15 is 4 4 4 3 either way)."""
     config = FwplConfig(group_table="one_three")
@@ -111,7 +111,7 @@ NAMES = {"p1": "Fox", "p2": "Eve", "p3": "Dan", "p4": "Cat"}
 )
 def test_later_ladders_by_season_points(ties: str, expected: tuple[str, ...]) -> None:
     """FWPL 4.3: "Subsequent matches will be ranked based on accrued points"; equal points per
-    AMBIGUITIES.md. p1 has 30; p2 and p4 have 20; p3 10. Last week's ladder was p4, p1, p3, p2:
+    docs/rules.md. p1 has 30; p2 and p4 have 20; p3 10. Last week's ladder was p4, p1, p3, p2:
     "previous" keeps p4 above p2. The initial order p1, p2, p3, p4 puts p2 first; by name, Cat (p4)
     comes before Eve (p2)."""
     points = {"p1": 30, "p2": 20, "p3": 10, "p4": 20}

@@ -27,7 +27,7 @@ def test_four_player_match_bonus() -> None:
 
 
 def test_the_fifth_game_full_points_reading() -> None:
-    """FWPL 3.3 with AMBIGUITIES.md, ``match_bonus="fifth_game"``: the fifth game also pays its
+    """FWPL 3.3 with docs/rules.md, ``match_bonus="fifth_game"``: the fifth game also pays its
     place points 7, 5, 3, 1; with the bonus points above: a 7, b 5 + 1, c 3 + 1, d 1."""
     result = match_result(night("abcd"), FwplConfig(match_bonus="fifth_game"))
     assert [(r.player, r.match_bonus) for r in result.rows] == [
@@ -74,7 +74,7 @@ def three_player_night(group: Sequence[str] = "abc") -> Match:
 
 @pytest.mark.parametrize(("gte", "to"), [("four", "c"), ("all", "a")])
 def test_three_player_fifth_game_uses_exceeds(gte: str, to: str) -> None:
-    """FWPL 3.3 with AMBIGUITIES.md: "there is a difference in four player groups" only, so a
+    """FWPL 3.3 with docs/rules.md: "there is a difference in four player groups" only, so a
     three-player fifth game keeps 3.2's "exceeds": 26 is not over 19 + 7 = 26, the bonus point goes
     to 3rd (c). With ``match_bonus_gte="all"``, 26 >= 26 gives it to a."""
     result = match_result(three_player_night(), FwplConfig(match_bonus_gte=gte))
@@ -83,7 +83,7 @@ def test_three_player_fifth_game_uses_exceeds(gte: str, to: str) -> None:
 
 @pytest.mark.parametrize(("size", "to"), [("eligible", "c"), ("scheduled", "a")])
 def test_a_four_player_group_with_a_player_excluded(size: str, to: str) -> None:
-    """FWPL 3.3 with AMBIGUITIES.md: d is in the group but forfeits all four games ("Players who
+    """FWPL 3.3 with docs/rules.md: d is in the group but forfeits all four games ("Players who
     forfeit three or more games in a match are not eligible ... and these players will be
     excluded"). The three others play the night above: 26 vs 19 + 7. Counting the three eligible
     (default) the fifth game is a three-player one: "exceeds", c gets it; counting the scheduled
@@ -158,7 +158,7 @@ def countback() -> Match:
 def test_equal_totals_and_equal_first_places(
     ties: str, decided: tuple[str, ...], third: str
 ) -> None:
-    """FWPL 3.3 with AMBIGUITIES.md: b and c have 16 and one first each. 20 is not over 16 + 16,
+    """FWPL 3.3 with docs/rules.md: b and c have 16 and one first each. 20 is not over 16 + 16,
     so the match bonus point goes to whoever is 3rd. Countback (default): c has more seconds
     (2 to 1) and is 2nd, b 3rd. ``match_ties="seed"``: the better seed, b, is 2nd and c 3rd,
     unless the LO recorded an order (c before b)."""

@@ -41,7 +41,7 @@ def test_playoff_divisions_follow_the_table(league: int, divisions: tuple[int, .
 
 
 def test_sixteen_players_fall_in_two_rows() -> None:
-    """FWPL 6.1 with AMBIGUITIES.md: 16 is both "16 or fewer" (8, default) and "between 16 and
+    """FWPL 6.1 with docs/rules.md: 16 is both "16 or fewer" (8, default) and "between 16 and
     24" (12, ``cut_at_16=12``)."""
     assert playoff_sizes(16, PlayoffConfig(cut_at_16=12)) == (12,)
     with pytest.raises(SettingsError):
@@ -64,7 +64,7 @@ def test_the_table_keeps_the_fifty_percent_minimum_and_the_formula_does_not() ->
 
 
 def test_leagues_outside_the_table() -> None:
-    """FWPL 6.1 with AMBIGUITIES.md. Under 8 (6 or 7 players, 1: "six or more players"): a final
+    """FWPL 6.1 with docs/rules.md. Under 8 (6 or 7 players, 1: "six or more players"): a final
     of the top 4 (at least half qualify), or no playoffs. Over 48: the table's pattern, 4 more
     per 8 players: 49-56 -> 28 = 8 + 8 + 12, 57-64 -> 32 = 8 + 12 + 12; or an error."""
     assert playoff_sizes(6) == (4,)
@@ -165,7 +165,7 @@ def test_a_tie_for_the_last_place_through_needs_a_tie_breaker() -> None:
 
 
 def test_the_head_to_head_countback_reading() -> None:
-    """FWPL 6.5 with AMBIGUITIES.md, ``ties="countback"``: b finished ahead of c in games 1 and 2,
+    """FWPL 6.5 with docs/rules.md, ``ties="countback"``: b finished ahead of c in games 1 and 2,
     c ahead of b in game 3: 2 to 1, b goes through without an extra game."""
     result = playoff_match(tie_for_second(), config=PlayoffConfig(ties="countback"))
     assert [r.player for r in result.rows if r.advances] == ["a", "b"]
@@ -233,7 +233,7 @@ def test_an_eight_player_division_round_by_round() -> None:
 
 
 def test_lower_places_by_points() -> None:
-    """FWPL 6.3 with AMBIGUITIES.md, ``lower_places="by_points"``: the semi-final losers by their
+    """FWPL 6.3 with docs/rules.md, ``lower_places="by_points"``: the semi-final losers by their
     semi-final points: s8 5 (5th), s4 3 and s6 3 (6th, shared), s7 0 (8th)."""
     done = division_result(SEEDS8, [SF1, SF2, FINAL], PlayoffConfig(lower_places="by_points"))
     assert done.places[4:] == (("s8", 5), ("s4", 6), ("s6", 6), ("s7", 8))

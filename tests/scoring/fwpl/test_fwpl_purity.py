@@ -1,4 +1,4 @@
-"""``scoring/fwpl/`` stays pure and documented (STYLE.md conventions 1, 2 and 5), checked with
+"""``scoring/fwpl/`` stays pure and documented (the project's conventions: pure, explicit config objects, cited sections), checked with
 ``ast``. ``tests/scoring/test_purity.py`` globs ``scoring/*.py`` only, so the subpackage is checked
 here with the same rules, plus: randomness only through a seeded ``random.Random``."""
 
@@ -27,7 +27,7 @@ def test_the_package_is_found() -> None:
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
 def test_no_io_or_clock_imports(path: Path) -> None:
-    """STYLE.md 1: scoring imports no asyncio, redis, starlette, display or time."""
+    """scoring imports no asyncio, redis, starlette, display or time."""
     names: set[str] = set()
     for node in ast.walk(parse(path)):
         if isinstance(node, ast.Import):
@@ -51,7 +51,7 @@ def test_randomness_only_from_a_seed(path: Path) -> None:
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
 def test_no_module_level_mutable_globals(path: Path) -> None:
-    """STYLE.md: no module globals that can change; tables are tuples or read-only mappings."""
+    """No module globals that can change; tables are tuples or read-only mappings."""
     mutable = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)
     for node in parse(path).body:
         value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
@@ -66,7 +66,7 @@ def test_no_module_level_mutable_globals(path: Path) -> None:
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)
 def test_every_public_definition_cites_its_section(path: Path) -> None:
-    """STYLE.md 5: public rule functions, classes and methods give the FWPL section."""
+    """public rule functions, classes and methods give the FWPL section."""
     missing = []
     for node in parse(path).body:
         if not isinstance(node, ast.FunctionDef | ast.ClassDef) or node.name.startswith("_"):

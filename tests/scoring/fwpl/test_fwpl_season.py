@@ -93,7 +93,7 @@ ABC = Week((night(("a", "b", "c")),))
 def test_twelve_forfeits_forfeit_the_season(setting: str, rows: list[tuple[object, ...]]) -> None:
     """FWPL 2.5: "If a player accumulates twelve (12) countable forfeits during a season, he/she
     automatically forfeits the season". z misses three nights of four games: 12. a, b, c play
-    three nights of 33, 16, 4. z's row per ``forfeited_season`` (AMBIGUITIES.md); z is never on
+    three nights of 33, 16, 4. z's row per ``forfeited_season`` (docs/rules.md); z is never on
     the ladder again."""
     config = FwplConfig(forfeited_season=setting)
     after_two = season_standings(FOUR, [ABC, ABC], config)
@@ -129,7 +129,7 @@ def test_a_late_joiner_accumulates_forfeits(countable: bool, forfeits: int) -> N
 
 @pytest.mark.parametrize(("no_average", "credit"), [("keep_credit", 2), ("use_credit", 0)])
 def test_an_absence_before_any_average(no_average: str, credit: int) -> None:
-    """FWPL 2.4 with AMBIGUITIES.md: z misses week 1, when there is no average "up to that date"
+    """FWPL 2.4 with docs/rules.md: z misses week 1, when there is no average "up to that date"
     (credit 0), plays week 2 (last of four: 4), misses week 3. Keeping the once-only credit
     (default) gives 50% of 4 = 2 in week 3; spending it in week 1 gives nothing."""
     week_2 = Week((night(("a", "b", "c", "z")),))
@@ -140,7 +140,7 @@ def test_an_absence_before_any_average(no_average: str, credit: int) -> None:
 
 @pytest.mark.parametrize(("missed", "credit"), [("not_absences", 2), ("absences", 0)])
 def test_a_late_joiners_missed_nights(missed: str, credit: int) -> None:
-    """FWPL 2.4 with AMBIGUITIES.md: z joins in week 2 (plays last of four: 4) and misses week
+    """FWPL 2.4 with docs/rules.md: z joins in week 2 (plays last of four: 4) and misses week
     3. By default the week before joining is not an absence, so week 3 earns 50% of 4 = 2. With
     ``joiner_missed_nights="absences"`` (and a credit spent without an average) week 1 used it."""
     players = [*FOUR[:3], LeaguePlayer("z", "Z", joined_week=2)]
@@ -154,7 +154,7 @@ def test_a_late_joiners_missed_nights(missed: str, credit: int) -> None:
     [("night_total", 18), ("night_games", Fraction(35, 2)), ("per_game", 20)],
 )
 def test_the_average_behind_the_absence_credit(basis: str, average: Fraction) -> None:
-    """FWPL 2.4 with AMBIGUITIES.md, "average scores up to that date": nights of 20 game points +
+    """FWPL 2.4 with docs/rules.md, "average scores up to that date": nights of 20 game points +
     1 match bonus in 4 games and 15 + 0 in 3 games. Per night with match bonus: (21 + 15) / 2 = 18;
     without: (20 + 15) / 2 = 17.5; per game: 35 / 7 = 5, x 4 games = 20. The credit is half."""
     config = FwplConfig(absence_basis=basis)
