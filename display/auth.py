@@ -1,11 +1,18 @@
 """Sign-in for the tournament director (TD) and stewards; hashing by argon2-cffi.
 
-The TD has one password per installation. The TD issues each steward a 6-digit PIN per tournament;
+The TD has one password per installation. Unless ``BACKGLASS_TD_PASSWORD`` gives one, it is made on
+the first start and kept in the data directory (``td-password``, mode 0600, directory 0700), so every
+later start, every process on that data directory and every demo run signs in with the same one
+(``ensure_td_password`` says what happens when Redis holds another). The TD issues each steward a
+6-digit PIN per tournament;
 signing in with it gives a bearer token. Only hashes are stored: the PIN hash (argon2id) and the
 token's SHA-256 (a token is 256 random bits, so a fast hash is enough for it). Credentials are kept
 out of the tournament log, which is public.
 
-Keys: ``P:td`` (argon2 hash), ``P:t:{id}:stewards`` (HASH name -> argon2 hash),
+Keys: ``P:td`` (argon2 hash), ``P:td:by`` (who set it: "env" for ``BACKGLASS_TD_PASSWORD``, the
+TD's choice, or "generated"; absent on data from before the password file), ``P:td:more`` (HASH
+data directory -> argon2 hash: generated passwords of other data directories, or of this one when
+Redis already held another generated password; they sign in too), ``P:t:{id}:stewards`` (HASH name -> argon2 hash),
 ``P:t:{id}:stewards:issued`` (HASH name -> when the PIN was issued),
 ``P:session:{sha256(token)}`` (JSON {role, tournament, name}, expires after 24 hours),
 ``P:sessions`` (HASH sha256 -> JSON {role, tournament, name, since}: every session, so the TD can
@@ -16,10 +23,14 @@ are pruned when listed) and ``P:seen`` (HASH sha256 -> when the session was last
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import os
 import secrets
-from dataclasses import dataclass
+import socket
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -30,6 +41,8 @@ from redis.asyncio import Redis
 from display.errors import ApiError
 
 SESSION_SECONDS = 24 * 3600
+TD_FILE = "td-password"
+"""The data directory's TD password file (plain text, mode 0600)."""
 _hasher = PasswordHasher()
 
 
@@ -45,25 +58,180 @@ class Principal:
         return self.role == "td" or self.tournament == tournament
 
 
+@dataclass(frozen=True)
+class TdPassword:
+    """How a start settled the TD password (``Auth.ensure_td_password``).
+
+    ``source``: "env" (``BACKGLASS_TD_PASSWORD``), "file" (the data directory's ``td-password``,
+    made on an earlier start), "new" (made now and written there) or "earlier" (one Redis held,
+    not kept in this data directory; ``by`` says who set it: "env", "generated" by another data
+    directory's server, or "" before the password file existed). ``password`` is the plain text
+    for "file" and "new", else None. ``notes``: what else changed, for the log."""
+
+    source: str
+    password: str | None
+    path: Path
+    notes: tuple[str, ...] = field(default=())
+    by: str = ""
+
+    def lines(self) -> list[str]:
+        """What the server prints at start: where the password comes from, then the notes."""
+        if self.source == "new":
+            first = (
+                f"TD password (new, kept in {self.path}; the same on every start): {self.password}"
+            )
+        elif self.source == "file":
+            first = f"TD password (kept in {self.path}): {self.password}"
+        elif self.source == "env":
+            first = "TD password: the one in BACKGLASS_TD_PASSWORD"
+        else:
+            first = f"TD password: {self.earlier()} (not kept in {self.path.parent})"
+        return [first, *self.notes]
+
+    def earlier(self) -> str:
+        """Which password signs in when none is kept here (source "earlier"), in words."""
+        if self.by == "env":
+            return "the one chosen with BACKGLASS_TD_PASSWORD on an earlier start"
+        if self.by == "generated":
+            return "the one another server on this Redis made (kept in its data directory)"
+        return "the one set before data directories kept their TD password"
+
+
+def read_password(path: Path) -> str | None:
+    """The password kept in ``path``, or None when there is none (no file, or an empty one).
+    Tightens a file others could read to 0600. Raises OSError if it cannot be read."""
+    try:
+        text = path.read_text().strip()
+    except FileNotFoundError:
+        return None
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o600)
+    return text or None
+
+
+def make_password(path: Path) -> tuple[str, bool]:
+    """A new random password written to ``path`` (0600; its directory made 0700), unless another
+    process wrote one first: then that one. Returns (password, whether this call made it). The file
+    appears whole (written aside, then linked in place), so a reader never sees half of it."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fresh = secrets.token_urlsafe(9)
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as out:
+        out.write(fresh + "\n")
+        out.flush()
+        os.fsync(out.fileno())
+    try:
+        os.link(temp, path)  # fails if the file is there: two first starts keep one password
+    except FileExistsError:
+        kept = read_password(path)
+        if kept is not None:
+            return kept, False
+        os.replace(temp, path)  # an empty file: nothing worth keeping
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            temp.unlink()
+    return fresh, True
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+
+
+def _where(path: Path) -> str:
+    """This data directory's name in ``P:td:more``: host and full path, so two machines sharing
+    one Redis keep an entry each."""
+    return f"{socket.gethostname()}:{path.resolve().parent}"
+
+
 class Auth:
     """Issue, check and verify credentials in Redis."""
 
     def __init__(self, redis: Redis, prefix: str) -> None:
         self.redis, self.prefix = redis, prefix
 
-    async def ensure_td_password(self, password: str | None) -> str | None:
-        """Make ``password`` the TD's (if given); if none is set yet, make one. Returns a new
-        password to print, or None when an existing one was kept."""
-        stored = await self.redis.get(f"{self.prefix}:td")
+    async def ensure_td_password(self, password: str | None, data_dir: Path) -> TdPassword:
+        """Settle the TD password for a start on ``data_dir``; returns what was done (to print).
+
+        ``password`` (``BACKGLASS_TD_PASSWORD``) is the TD's choice: it replaces every other one
+        (sessions signed in go on) and removes a ``td-password`` file that holds another. With
+        none, the data directory's ``td-password`` is the source: written to Redis when Redis has
+        none (a new or emptied store), and added beside a different one Redis holds unless the TD
+        chose that one, so no password that worked stops working. Without the file it is made,
+        unless Redis holds a password already (the TD's, one from before this data directory kept
+        one, or another data directory's on a shared Redis): that one stays, nothing is made.
+        Raises OSError when the file cannot be written."""
+        path = data_dir / TD_FILE
         if password is not None:
-            if stored is None or not await _verify(stored.decode(), password):
-                await self.redis.set(f"{self.prefix}:td", await _hash(password))
-            return None
-        if stored is not None:
-            return None
-        fresh = secrets.token_urlsafe(9)
-        await self.redis.set(f"{self.prefix}:td", await _hash(fresh), nx=True)
-        return fresh
+            return await self._choose(password, path)
+        stored, by = await self._stored()
+        found = await asyncio.to_thread(read_password, path)
+        made = False
+        if found is not None:
+            kept = found
+        elif stored is not None:
+            return TdPassword("earlier", None, path, by=_text(by or b""))
+        else:
+            kept, made = await asyncio.to_thread(make_password, path)
+        source = "new" if made else "file"
+        if stored is None:
+            if await self.redis.set(f"{self.prefix}:td", await _hash(kept), nx=True):
+                await self.redis.set(f"{self.prefix}:td:by", "generated")
+                return TdPassword(source, kept, path)
+            stored, by = await self._stored()  # another process set one first: go on with it
+        if await _verify_any(await self._td_hashes(), kept):
+            return TdPassword(source, kept, path)
+        if by == b"env":  # the TD chose another since this file was written (on another server)
+            await asyncio.to_thread(_remove, path)
+            note = f"{path} held a password replaced since with BACKGLASS_TD_PASSWORD; removed"
+            return TdPassword("earlier", None, path, (note,), by="env")
+        await self.redis.hset(f"{self.prefix}:td:more", _where(path), await _hash(kept))
+        note = (
+            "this store had another TD password (set before this data directory kept one, or by "
+            "another data directory's server): it still works too"
+        )
+        return TdPassword(source, kept, path, (note,))
+
+    async def _choose(self, password: str, path: Path) -> TdPassword:
+        """``ensure_td_password`` with the TD's own password: the only one from now on."""
+        stored, by = await self._stored()
+        same = stored is not None and await _verify(stored.decode(), password)
+        notes = []
+        others = await self.redis.hlen(f"{self.prefix}:td:more")
+        if not same or others or by != b"env":
+            async with self.redis.pipeline(transaction=True) as pipe:
+                if not same:
+                    pipe.set(f"{self.prefix}:td", await _hash(password))
+                pipe.set(f"{self.prefix}:td:by", "env")
+                pipe.delete(f"{self.prefix}:td:more")
+                await pipe.execute()
+        if stored is not None and (not same or others):
+            notes.append(
+                "BACKGLASS_TD_PASSWORD replaced the TD password: the one used before no longer "
+                "signs in (sessions signed in with it go on)"
+            )
+        kept = await asyncio.to_thread(read_password, path)
+        if kept is not None and kept != password:
+            await asyncio.to_thread(_remove, path)
+            notes.append(f"{path} held the password generated earlier; removed")
+        return TdPassword("env", None, path, tuple(notes))
+
+    async def _stored(self) -> tuple[bytes | None, bytes | None]:
+        """``P:td`` and ``P:td:by`` (None where unset)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(f"{self.prefix}:td")
+            pipe.get(f"{self.prefix}:td:by")
+            stored, by = await pipe.execute()
+        return stored, by
+
+    async def _td_hashes(self) -> list[str]:
+        """Every hash a TD password may match: ``P:td`` first, then ``P:td:more``'s."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.get(f"{self.prefix}:td")
+            pipe.hvals(f"{self.prefix}:td:more")
+            stored, more = await pipe.execute()
+        return [_text(h) for h in ([stored] if stored is not None else []) + list(more)]
 
     async def issue_steward(self, tournament: str, name: str) -> str:
         """A new 6-digit PIN for steward ``name`` (replacing any earlier one; sessions signed in
@@ -162,13 +330,14 @@ class Auth:
         Raises ApiError 401 with a plain message on a wrong password, PIN or steward name.
         """
         if role == "td":
-            stored = await self.redis.get(f"{self.prefix}:td")
+            hashes = await self._td_hashes()
             principal = Principal("td", name or "TD")
         else:
             key = f"{self.prefix}:t:{tournament}:stewards"
             stored = await self.redis.hget(key, name) if tournament else None
+            hashes = [] if stored is None else [_text(stored)]
             principal = Principal("steward", name, tournament)
-        if stored is None or not await _verify(stored.decode(), password):
+        if not await _verify_any(hashes, password):
             what = "password" if role == "td" else "steward name or PIN"
             raise ApiError(
                 401, "sign_in_failed", f"Wrong {what}. Ask the TD if you need a new one."
@@ -215,6 +384,14 @@ def _text(value: bytes | str) -> str:
 
 async def _hash(secret: str) -> str:
     return await asyncio.to_thread(_hasher.hash, secret)
+
+
+async def _verify_any(hashes: list[str], secret: str) -> bool:
+    """Whether ``secret`` matches one of ``hashes`` (False for none)."""
+    for stored in hashes:
+        if await _verify(stored, secret):
+            return True
+    return False
 
 
 async def _verify(stored: str, secret: str) -> bool:

@@ -1,7 +1,8 @@
 """What one server process owns: Redis connections, the log store, the replica, the hub, auth.
 
-``Services.running`` is the lifespan: it starts the embedded Redis when no URL is set, catches the
-replica up before the first request, and runs the tail and heartbeat tasks until shutdown.
+``Services.running`` is the lifespan: it starts the embedded Redis when no URL is set, settles the
+TD password (the data directory's, ``display/auth.py``), catches the replica up before the first
+request, and runs the tail and heartbeat tasks until shutdown.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from display import regression
-from display.auth import Auth
+from display.auth import Auth, TdPassword
 from display.embedded_redis import EmbeddedRedis
 from display.hub import Hub
 from display.redis_supervisor import RedisSupervisor
@@ -36,7 +37,7 @@ class Services:
     replica: Replica
     hub: Hub
     auth: Auth
-    new_td_password: str | None = None
+    td_password: TdPassword | None = None  # how this start settled it (what it printed)
     guard: regression.Guard | None = None  # store went back in time? (docs/store-loss.md)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
@@ -72,9 +73,12 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
     auth = Auth(redis, settings.key_prefix)
     svc = Services(settings, redis, store, replica, hub, auth)
     try:
-        svc.new_td_password = await auth.ensure_td_password(settings.td_password)
-        if svc.new_td_password:
-            log.warning("TD password (keep it): %s", svc.new_td_password)
+        svc.td_password = await auth.ensure_td_password(settings.td_password, settings.data_dir)
+        first, *notes = svc.td_password.lines()
+        # printed on every start when generated: a password noted once is the one that works
+        log.log(logging.INFO if svc.td_password.source == "env" else logging.WARNING, "%s", first)
+        for note in notes:
+            log.warning("%s", note)
         await replica.catch_up()
         svc.guard = await regression.start(svc)  # Redis against the high-water file
         # Everything loaded so far lives as long as the process: keep it out of the collector's
