@@ -5,7 +5,10 @@ append-only file with ``appendfsync always`` so an acknowledged write survives a
 shared by every server process started with the same data directory: a process that finds the socket
 answering reuses it instead of starting a second server (a lock file makes "check, then start" one
 step across processes). It runs in a session of its own, so it outlives a server killed with SIGKILL
-(the next start reuses it); ``redis.pid`` names it.
+(the next start reuses it); ``redis.pid`` names it. Each server process holds a shared lock on
+``servers.lock`` while it runs (``attach``/``detach``): the last one to stop stops Redis, whichever
+process started it, so stopping the first of two servers on one data directory leaves the second
+its Redis; and ``backglass demo epc --reset`` removes a data directory only while no server holds it.
 
 Access (docs/redis.md): the app connects as the ACL user ``backglass`` (``APP_RULES``: everything
 but Redis's ``@dangerous`` commands, ``XDEL`` and ``XTRIM``, so it cannot ``FLUSHALL``, ``CONFIG``
@@ -13,8 +16,9 @@ or cut the score log). The ``default`` user is the operator's and has its own pa
 are random, made on first start and kept in the data directory (mode 0600): ``redis-password`` (the
 app's) and ``redis-admin-password``; ``redis.acl`` holds only their SHA-256.
 
-Files in the data directory: ``redis.sock``, ``redis.pid``, ``redis.log``, ``redis.lock``,
-``redis.acl``, the two password files and Redis's ``appendonly.aof``.
+Files in the data directory (made 0700): ``redis.sock``, ``redis.pid``, ``redis.log``,
+``redis.lock``, ``servers.lock``, ``redis.acl``, the two password files and Redis's
+``appendonly.aof``.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import fcntl
 import hashlib
 import os
 import secrets
+import signal
 import socket
 import subprocess
 import time
@@ -40,6 +45,11 @@ selectors, no ``-command|subcommand``). ``@dangerous`` holds FLUSHALL, FLUSHDB, 
 SHUTDOWN, KEYS, MONITOR, ACL, CLIENT, INFO, SORT, RESTORE, MIGRATE and the replication commands;
 the app uses none of them (redis-py's optional ``CLIENT SETINFO`` on connect is refused and
 ignored). XDEL and XTRIM are the stream commands that remove records from a log."""
+
+
+_LEFT_RUNNING: list[subprocess.Popen[bytes]] = []
+"""Redis processes this process started and left to the other servers on their data directory
+(kept referenced, so no "still running" warning is raised for them)."""
 
 
 class EmbeddedRedisError(RuntimeError):
@@ -125,6 +135,7 @@ class EmbeddedRedis:
         self.extra_args = list(extra_args)
         self.socket = self.data_dir / "redis.sock"
         self.process: subprocess.Popen[bytes] | None = None
+        self._users: int | None = None  # our fd on servers.lock while attached
 
     @property
     def pidfile(self) -> Path:
@@ -135,7 +146,7 @@ class EmbeddedRedis:
         return self.data_dir / "redis.log"
 
     def _passwords(self) -> tuple[str, str]:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         app = _secret(self.data_dir / "redis-password")
         admin = _secret(self.data_dir / "redis-admin-password")
         return app, admin
@@ -183,6 +194,81 @@ class EmbeddedRedis:
             yield
         finally:
             os.close(fd)  # releases the lock
+
+    def attach(self, timeout: float = 10.0) -> None:
+        """Count this process as a server on the data directory (a shared lock on
+        ``servers.lock``, held until ``detach``). Waits while the directory is held alone (being
+        reset). Raises EmbeddedRedisError after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+            path = self.data_dir / "servers.lock"
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                if os.fstat(fd).st_ino == os.stat(path).st_ino:
+                    self._users = fd
+                    return
+                # the directory was removed (reset) while we waited: lock the new one's file
+            except (BlockingIOError, FileNotFoundError):
+                pass
+            os.close(fd)
+            if time.monotonic() > deadline:
+                raise EmbeddedRedisError(f"{self.data_dir} is being reset; try again")
+            time.sleep(0.05)
+
+    def detach(self) -> None:
+        """Stop counting this process. The last server on the data directory stops its Redis
+        (whoever started it); otherwise Redis is left running for the others."""
+        if self._users is None:
+            self.stop()
+            return
+        os.close(self._users)
+        self._users = None
+        with self.alone() as last:
+            if last:
+                self.stop_any()
+            elif self.process is not None:
+                _LEFT_RUNNING.append(self.process)
+                self.process = None
+
+    @contextlib.contextmanager
+    def alone(self) -> Iterator[bool]:
+        """Whether no server process holds the data directory; while True, none can start on it
+        (they wait in ``attach``). True for a directory that does not exist."""
+        try:
+            fd = os.open(self.data_dir / "servers.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        except FileNotFoundError:
+            yield True
+            return
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield False
+                return
+            yield True
+        finally:
+            os.close(fd)
+
+    def stop_any(self, timeout: float = 10.0) -> None:
+        """Stop the Redis of this data directory, whichever process started it (only for one no
+        server uses: ``alone``)."""
+        if self.process is not None:
+            self.stop()
+            return
+        pid = self._other_pid()
+        if pid is None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while _pid_alive(pid, self.socket):
+            if time.monotonic() > deadline:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+                break
+            time.sleep(0.02)
 
     def _other_pid(self) -> int | None:
         """The pid in ``redis.pid`` if it is a live redis-server we did not start, else None."""

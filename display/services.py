@@ -1,8 +1,9 @@
 """What one server process owns: Redis connections, the log store, the replica, the hub, auth.
 
-``Services.running`` is the lifespan: it starts the embedded Redis when no URL is set, settles the
-TD password (the data directory's, ``display/auth.py``), catches the replica up before the first
-request, and runs the tail and heartbeat tasks until shutdown.
+``Services.running`` is the lifespan: it starts the embedded Redis when no URL is set (or joins the
+one another server on the same data directory runs), settles the TD password (the data directory's,
+``display/auth.py``), catches the replica up before the first request, and runs the tail and
+heartbeat tasks until shutdown.
 """
 
 from __future__ import annotations
@@ -61,7 +62,12 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
     url = settings.redis_url
     if url is None:
         embedded = EmbeddedRedis(settings.data_dir)
-        url = await asyncio.to_thread(embedded.start)
+        await asyncio.to_thread(embedded.attach)  # one server among those on this data directory
+        try:
+            url = await asyncio.to_thread(embedded.start)
+        except BaseException:
+            await asyncio.to_thread(embedded.detach)
+            raise
     elif (problem := insecure_redis(url)) and not settings.allow_insecure_redis:
         log.critical("%s", problem)
         raise RuntimeError(problem)
@@ -107,5 +113,5 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                 await task
         await redis.aclose()
         await tail.aclose()
-        if embedded is not None:
-            await asyncio.to_thread(embedded.stop)
+        if embedded is not None:  # the last server on the data directory stops its Redis
+            await asyncio.to_thread(embedded.detach)

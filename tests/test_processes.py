@@ -1,5 +1,5 @@
-"""Whole server processes: two replicas sharing one Redis, an acknowledged score surviving a kill,
-and a server riding out a Redis restart."""
+"""Whole server processes: two replicas sharing one Redis, two servers on one data directory, an
+acknowledged score surviving a kill, and a server riding out a Redis restart."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 
-from display.embedded_redis import EmbeddedRedis
+from display.embedded_redis import EmbeddedRedis, _pid_alive
 from tests.utils import TD_PASSWORD, Api, ServerProcess, connect, receive, ws_url
 
 EPC = "epc-qualifying"
@@ -126,3 +127,60 @@ async def test_server_rides_out_a_redis_restart(tmp_path: Path) -> None:
         await api.close()
         server.stop()
         redis_server.stop()
+
+
+async def test_two_servers_on_one_data_directory_share_its_td_password(tmp_path: Path) -> None:
+    """A second ``backglass serve`` on another port with the first one's data directory is a
+    replica on the same embedded Redis: it signs in with the TD password the first made and kept
+    there, sessions of either work on both, the first one's sign-in is untouched, and stopping
+    the first leaves the second its Redis (the last server to stop stops it)."""
+    data = tmp_path / "data"
+    settings = {"REDIS_URL": "", "BACKGLASS_DATA": str(data), "BACKGLASS_TD_PASSWORD": ""}
+    first, second = ServerProcess(settings), ServerProcess(settings)
+    try:
+        first.start()
+        secret = (data / "td-password").read_text().strip()
+        session = _td_token(first.url, secret)
+        second.start()
+        assert (data / "td-password").read_text().strip() == secret
+        assert _td_token(second.url, secret) and _td_token(first.url, secret)
+        assert _td_call(second.url, session).status_code == 200
+        made = {"id": "both", "name": "Both", "format": EPC, "settings": {}}
+        assert _td_call(first.url, session, "POST", "/api/tournaments", made).is_success
+        for _ in range(100):
+            listed = httpx.get(f"{second.url}/api/tournaments", timeout=5).json()["tournaments"]
+            if listed:
+                break
+            await asyncio.sleep(0.05)
+        assert [t["id"] for t in listed] == ["both"]
+
+        redis_pid = int((data / "redis.pid").read_text())
+        first.stop()
+        assert _td_token(second.url, secret)  # at once: Redis did not go away
+        assert int((data / "redis.pid").read_text()) == redis_pid
+        second.stop()
+        for _ in range(200):
+            if not _pid_alive(redis_pid, data.resolve() / "redis.sock"):
+                break
+            await asyncio.sleep(0.05)
+        assert not _pid_alive(redis_pid, data.resolve() / "redis.sock")
+    finally:
+        first.stop()
+        second.stop()
+
+
+def _td_token(url: str, secret: str) -> str:
+    answer = httpx.post(f"{url}/api/session", json={"role": "td", "password": secret}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["token"])
+
+
+def _td_call(
+    url: str,
+    token: str,
+    method: str = "GET",
+    path: str = "/api/sign-in-failures",
+    body: object = None,
+) -> httpx.Response:
+    headers = {"Authorization": f"Bearer {token}"}
+    return httpx.request(method, f"{url}{path}", json=body, headers=headers, timeout=10)
