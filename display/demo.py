@@ -3,8 +3,10 @@
 ``demo epc`` invents an EPC-style qualifying (made-up players, real machine titles, plausible
 scores) and pushes its games at a pace a person can watch; ``demo ukpl FILE.csv`` replays a real
 UKPL meeting and prints the server's final standings as CSV. With no ``--url`` the demo starts a
-server in this process (embedded Redis unless ``REDIS_URL`` is set). The click commands are thin
-wrappers around ``display.demo_epc.run_epc`` and ``display.demo_ukpl.replay_ukpl``.
+server in this process (embedded Redis unless ``REDIS_URL`` is set) on the demo's own data
+directory (``.data/demo``, ``display.settings.demo_settings``), signing in with that directory's TD
+password (made on the first run and kept there, so every run prints the same one). The click
+commands are thin wrappers around ``display.demo_epc.run_epc`` and ``display.demo_ukpl.replay_ukpl``.
 
 Everything but the CSV goes to stderr, so ``backglass demo ukpl meet.csv > result.csv`` works.
 """
@@ -14,19 +16,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import fcntl
 import logging
 import os
 import re
-import secrets
+import shutil
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import click
 import httpx
 
-from display.settings import Settings
+from display.settings import Settings, demo_settings
 
 Echo = Callable[[str], None]
 RETRIES = 5
@@ -76,6 +79,8 @@ class Target:
     url: str
     td_password: str
     own_server: Any = None  # the uvicorn.Server when this process started it
+    data_dir: Path | None = None  # our own server's data directory (embedded Redis or not)
+    password_note: str = ""  # where the TD password comes from, for the banner
 
     def links(self, tid: str) -> dict[str, str]:
         """The pages a person opens: hall display, steward page, players' page, index."""
@@ -96,27 +101,96 @@ class Target:
         while self.own_server is not None and not self.stopping:
             await asyncio.sleep(0.2)
 
+    @contextlib.contextmanager
+    def playing(self, tid: str) -> Iterator[str | None]:
+        """Hold ``demo-<tid>.lock`` in our own server's data directory while this run pushes the
+        games of ``tid``: yields None, or, when another demo process holds it, that process
+        ("pid N at URL"), and this run must only serve. With ``--url`` there is no lock (None)."""
+        if self.data_dir is None:
+            yield None
+            return
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(self.data_dir / f"demo-{tid}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                yield os.pread(fd, 200, 0).decode(errors="replace").strip() or "another process"
+                return
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"pid {os.getpid()} at {self.url}".encode(), 0)
+            yield None
+        finally:
+            os.close(fd)
 
-def demo_settings(settings: Settings, password: str) -> Settings:
-    """The demo's own server keeps to its own data directory (``.data/demo``) and key prefix
-    (``bg-demo``) unless BACKGLASS_DATA / BACKGLASS_PREFIX say otherwise, so setting the demo's TD
-    password never replaces a real installation's."""
-    changes: dict[str, object] = {"td_password": password}
-    if "BACKGLASS_DATA" not in os.environ:
-        changes["data_dir"] = settings.data_dir / "demo"
-    if "BACKGLASS_PREFIX" not in os.environ:
-        changes["key_prefix"] = f"{settings.key_prefix}-demo"
-    return dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
+
+def reset_demo_data(settings: Settings, echo: Echo) -> None:
+    """``--reset``: remove the demo's own data directory (its Redis, tournaments, scores and TD
+    password) so the run starts over. Raises DemoError, removing nothing, when a server still
+    runs on it or when the data is not in a directory of the demo's own (BACKGLASS_DATA or
+    REDIS_URL set: the demo then writes where those say, which may hold more than the demo)."""
+    from display.embedded_redis import EmbeddedRedis
+
+    data = settings.data_dir
+    if "BACKGLASS_DATA" in os.environ or settings.redis_url is not None:
+        raise DemoError(
+            f"--reset removes only the demo's own data directory and its embedded Redis; with "
+            f"BACKGLASS_DATA or REDIS_URL set the demo writes to {data} (prefix "
+            f"{settings.key_prefix}), which may hold more than the demo: nothing was removed. "
+            "Unset them, or start over with another BACKGLASS_PREFIX."
+        )
+    if not data.exists():
+        echo(f"--reset: there is no demo data ({data}) to remove; starting a new demo.")
+        return
+    embedded = EmbeddedRedis(data)
+    with embedded.alone() as alone:
+        if not alone:
+            who = "".join(f" (the demo {h})" for h in playing(data))
+            raise DemoError(
+                f"--reset: a Backglass server is still running on {data}{who}; stop it "
+                "(Ctrl-C in its terminal) and run again. Nothing was removed."
+            )
+        echo(
+            f"--reset: removing the demo's data directory {data} (its tournaments, scores and TD "
+            "password) and starting a new demo."
+        )
+        embedded.stop_any()  # a Redis left by a server that was killed
+        shutil.rmtree(data)
+
+
+def playing(data: Path) -> list[str]:
+    """The demo processes playing games on ``data`` now (their held ``demo-*.lock``): "pid N at
+    URL" each."""
+    found = []
+    for path in sorted(data.glob("demo-*.lock")):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            found.append(os.pread(fd, 200, 0).decode(errors="replace").strip())
+        finally:
+            os.close(fd)
+    return found
 
 
 @contextlib.asynccontextmanager
 async def target(
-    url: str | None, td_password: str | None, host: str, port: int
+    url: str | None,
+    td_password: str | None,
+    host: str,
+    port: int,
+    reset: bool = False,
+    echo: Echo = stderr,
 ) -> AsyncIterator[Target]:
     """The server to write to: ``url`` (which needs ``td_password``), or, with no ``url``, a server
-    started in this event loop on ``host``:``port`` with ``Settings.from_env()`` and the given (or a
-    freshly generated) TD password, stopped on exit. Raises DemoError if it cannot start."""
+    started in this event loop on ``host``:``port`` on the demo's data directory
+    (``demo_settings``), stopped on exit. It signs in with ``td_password`` if given (the TD's
+    choice: it replaces the data directory's), else the data directory's own (``display/auth.py``).
+    ``reset`` first removes the demo's data (``reset_demo_data``). Raises DemoError if it cannot
+    start or has no password to sign in with."""
     if url is not None:
+        if reset:
+            raise DemoError("--reset starts the demo's own server over; it cannot with --url.")
         if not td_password:
             raise DemoError("With --url, give --td-password (or BACKGLASS_TD_PASSWORD).")
         yield Target(url.rstrip("/"), td_password)
@@ -132,9 +206,11 @@ async def target(
             probe.bind((host, port))
         except OSError as exc:
             raise DemoError(f"Cannot listen on {host}:{port} ({exc}); pass --port.") from None
-    password = td_password or secrets.token_urlsafe(9)
-    settings = demo_settings(Settings.from_env(), password)
-    server = uvicorn.Server(uvicorn_config(create_app(settings), host, port))
+    settings = dataclasses.replace(demo_settings(Settings.from_env()), td_password=td_password)
+    if reset:
+        reset_demo_data(settings, echo)
+    app = create_app(settings)
+    server = uvicorn.Server(uvicorn_config(app, host, port))
 
     async def serve() -> None:
         try:
@@ -149,10 +225,26 @@ async def target(
             raise DemoError("The server stopped while starting.")
         await asyncio.sleep(0.02)
     try:
-        yield Target(f"http://{display_host(host)}:{port}", password, server)
+        password, note = signing_in(app, settings)
+        base = f"http://{display_host(host)}:{port}"
+        yield Target(base, password, server, data_dir=settings.data_dir, password_note=note)
     finally:
         server.should_exit = True
         await task
+
+
+def signing_in(app: Any, settings: Settings) -> tuple[str, str]:
+    """The TD password our own server took (``Services.td_password``) and a note saying where it
+    is kept. Raises DemoError when the server holds one that is not kept anywhere we can read."""
+    settled = app.state.services.td_password
+    if settings.td_password:
+        return settings.td_password, ""
+    if settled.password is None:
+        raise DemoError(
+            f"The TD password of {settings.data_dir} is {settled.earlier()}, not kept there: give "
+            "it with --td-password (or BACKGLASS_TD_PASSWORD), or start over with --reset."
+        )
+    return settled.password, f" (kept in {settled.path}: the same on every run)"
 
 
 class Client:
@@ -262,7 +354,8 @@ def server_options(command: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--url", default=None, help="An existing server; default: start one here."),
         click.option(
             "--td-password", envvar="BACKGLASS_TD_PASSWORD", default=None,
-            help="TD password ($BACKGLASS_TD_PASSWORD); default with no --url: a new one.",
+            help="TD password ($BACKGLASS_TD_PASSWORD); default with no --url: the data "
+                 "directory's (made on the first run, kept in its td-password).",
         ),
         click.option("--host", default="127.0.0.1", show_default=True, help="With no --url."),
         click.option(
@@ -290,10 +383,14 @@ def demo() -> None:
 @click.option("--players", type=click.IntRange(1, 1000), default=150, show_default=True)
 @click.option("--machines", type=click.IntRange(1, 18), default=18, show_default=True)
 @click.option("--seed", type=int, default=2009, show_default=True, help="Same seed, same games.")
+@click.option("--reset", is_flag=True,
+              help="Start over: remove the demo's data directory (.data/demo) first.")  # fmt: skip
 def epc(**options: Any) -> None:
     """An EPC-style qualifying: made-up players on real machines, pushed one score at a time.
 
-    With no --url the server keeps running after the last game until Ctrl-C."""
+    Run again, it continues the demo tournament of the run before (or serves it when it is
+    complete); --reset starts over. With no --url the server keeps running after the last game
+    until Ctrl-C."""
     from display.demo_epc import run_epc
 
     run(run_epc(**options, keep_serving=True))

@@ -13,6 +13,13 @@ one", EPC 2009, EPC Qualifying), so the popular machines draw the longest queues
 starts its next player, and a finished game's score is pushed, which calls the next. Game starts
 are dated back by the machine's typical length (the TD may give a start time), so the queue board's
 estimated waits read in real minutes while the demo runs at a pace a person can watch.
+
+Run again, the demo continues its tournament (``choose_tournament``): the first of ``epc``,
+``epc-2``, … made by this demo with the same plan is played on from the games its log already holds
+(or, all played, served as it is); a tournament of that id that is not this plan's is passed over
+and a new one made, saying why. ``--reset`` removes the demo's data first (``display.demo``).
+Scores are pushed with an ``Idempotency-Key`` naming the game, so a game pushed twice (a retry, or a
+run that stopped before it saw the answer) is recorded once.
 """
 
 from __future__ import annotations
@@ -20,6 +27,8 @@ from __future__ import annotations
 import asyncio
 import math
 import random
+import secrets
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -30,6 +39,13 @@ if TYPE_CHECKING:  # display.demo imports the demos that import this module: imp
 MACHINES_PER_PLAYER = 6
 JOKER_SHARE = 0.25
 STEWARD = "Demo Steward"
+NAME = "EPC qualifying (demo)"
+"""The demo tournament's name: with the plan's players and machines, what marks one as its own."""
+LOG_PAGE = 10_000
+"""Records per ``GET /api/t/{id}/log`` answer (the server's page)."""
+
+Played = Counter[tuple[str, str, int]]
+"""Score records of a tournament's log: (player, machine, score) -> how many."""
 
 
 @dataclass(frozen=True)
@@ -108,12 +124,17 @@ class EpcPlan:
 
 @dataclass
 class EpcResult:
-    """What a demo run did: the tournament id, games pushed, and the refusals (server messages)."""
+    """What a demo run did: the tournament id, games pushed and accepted by this run, and the
+    refusals (server messages). ``earlier``: the plan's games the tournament held before this run
+    (a continued one); ``how``: "new", "continued", "complete" (nothing left to play) or
+    "watched" (another demo process plays it; this one only served)."""
 
     tournament: str
     pushed: int = 0
     accepted: int = 0
     refused: list[str] = field(default_factory=list)
+    earlier: int = 0
+    how: str = "new"
 
 
 def player_names(count: int, rng: random.Random) -> list[str]:
@@ -181,13 +202,23 @@ class HallSim:
     plan: EpcPlan
     rng: random.Random
     crowd: int
+    played: Played = field(default_factory=Counter)  # scores the log holds already
     pending: dict[str, list[Game]] = field(default_factory=dict)
     ends: dict[str, int] = field(default_factory=dict)
     tick: int = 0
 
     def __post_init__(self) -> None:
+        left = Counter(self.played)
         for game in self.plan.games:
+            if left[(game.player, game.machine, game.score)] > 0:  # played by an earlier run
+                left[(game.player, game.machine, game.score)] -= 1
+                continue
             self.pending.setdefault(game.player, []).append(game)
+
+    @property
+    def left(self) -> int:
+        """Games still to play."""
+        return sum(len(games) for games in self.pending.values())
 
     @property
     def finished(self) -> bool:
@@ -251,7 +282,7 @@ def banner(tgt: Target, tid: str, pin: str, plan: EpcPlan, pace: float | None) -
         f"  {'Queue board:':15}{tgt.url}/t/{tid}/display?views=queues,machines,standings",
         f"  {'Queue page:':15}{tgt.url}/t/{tid}/queue",
         f"  {'Audit log:':15}{tgt.url}/t/{tid}/audit",
-        f"  {'TD password:':15}{tgt.td_password}",
+        f"  {'TD password:':15}{tgt.td_password}{tgt.password_note}",
         f"  {'Steward:':15}{STEWARD}, PIN {pin}",
     ]
     return "\n".join(lines)
@@ -263,14 +294,15 @@ class HallRun:
 
     def __init__(self, client: Client, tid: str, plan: EpcPlan, sim: HallSim, echo: Echo) -> None:
         self.client, self.tid, self.plan, self.sim, self.echo = client, tid, plan, sim, echo
-        self.result = EpcResult(tid)
+        self.result = EpcResult(tid, earlier=len(plan.games) - sim.left)
         self.names = {m.id: m.name for m in plan.machines}
         self.width = len(str(len(plan.games)))
         self.calls = 0
+        self.run = secrets.token_hex(4)  # a run's queue calls must not replay an earlier run's
 
     def key(self, what: str) -> str:
         self.calls += 1
-        return f"{self.tid}-{what}{self.calls}"
+        return f"{self.tid}-{self.run}-{what}{self.calls}"
 
     async def post(self, path: str, body: Any, token: str) -> str | None:
         """POST to the tournament; None if accepted, else the server's message."""
@@ -289,6 +321,8 @@ class HallRun:
         queues = await self.queues()
         for machine, queue in queues.items():
             up = queue.get("up")
+            if up is not None and up["state"] == "playing" and machine not in self.sim.ends:
+                self.sim.started(machine, self.sim.length(machine))  # begun by an earlier run
             if up is not None and up["state"] == "playing" and self.sim.over(machine):
                 await self.score(machine, up["player"])
             elif up is not None and up["state"] == "called":
@@ -324,11 +358,13 @@ class HallRun:
         if game is None:  # not a game the plan has: give the turn up
             await self.post(f"/queues/{machine}/leave", {"player": player}, self.client.td_token)
             return
-        key = f"{self.tid}-{self.result.pushed + 1}"
+        # the game names its key: pushed again by a later run, it is recorded once
+        key = f"{self.tid}-{player}-{machine}{'-joker' if game.joker else ''}"
         refused = await self.client.push(self.tid, player, machine, game.score, key)
         self.result.pushed += 1
         what = f"#{player} {self.plan.players[player]} on {self.names[machine]}"
-        line = f"{self.result.pushed:>{self.width}}/{len(self.plan.games)}  {what}: {game.score:,}"
+        done = self.result.earlier + self.result.pushed
+        line = f"{done:>{self.width}}/{len(self.plan.games)}  {what}: {game.score:,}"
         if game.joker:
             line += " (joker game)"
         if refused:
@@ -343,6 +379,99 @@ class HallRun:
             self.echo(f"Longest queues: {longest(await self.queues(), self.names) or 'none'}")
 
 
+def mismatch(views: dict[str, Any], plan: EpcPlan) -> str | None:
+    """Why a tournament with these views is not one this run can continue, or None: it must be
+    the demo's (``NAME``, EPC qualifying) with the plan's players and machines, or none yet (a
+    run stopped while setting it up)."""
+    about = views.get("tournament", {})
+    if about.get("name") != NAME or about.get("format") != "epc-qualifying":
+        return f"is {about.get('name')!r}, not a demo tournament"
+    players = {number: player.get("name") for number, player in views.get("players", {}).items()}
+    if players and players != plan.players:
+        return "has other players (another --players or --seed)"
+    listed = sorted(views.get("machines", {}).items(), key=lambda item: item[1].get("order", 0))
+    machines = [(mid, machine.get("name")) for mid, machine in listed]
+    if machines and machines != [(m.id, m.name) for m in plan.machines]:
+        return "has other machines (another --machines)"
+    return None
+
+
+async def played_games(client: Client, tid: str) -> Played:
+    """The score records of ``tid``'s log (``GET /api/t/{id}/log``, a page at a time)."""
+    found: Played = Counter()
+    after = 0
+    while True:
+        records = (await client.must("GET", f"/api/t/{tid}/log?after={after}"))["records"]
+        for record in records:
+            if record.get("type") == "score_recorded":
+                found[(str(record["player"]), str(record["machine"]), record["score"])] += 1
+        if len(records) < LOG_PAGE:
+            return found
+        after = records[-1]["seq"]
+
+
+async def choose_tournament(
+    client: Client, wanted: str, plan: EpcPlan, echo: Echo
+) -> tuple[str, Played, bool]:
+    """The tournament this run plays: the first of ``wanted``, ``wanted-2``, … this run can
+    continue (``mismatch``), else a new one at the first free id (printing why each one before
+    was passed over). Returns its id, the scores it holds and whether it is new. Raises
+    DemoError when the server refuses."""
+    from display.demo import DemoError, message
+
+    passed: list[str] = []
+    n, tries = 1, 0
+    while n < 1000 and tries < 2000:
+        tries += 1
+        tid = wanted if n == 1 else f"{wanted[:28]}-{n}"
+        answer = await client.call("GET", f"/api/t/{tid}/views")
+        if answer.status_code == 404:
+            body = {"id": tid, "name": NAME, "format": "epc-qualifying", "settings": {}}
+            made = await client.call("POST", "/api/tournaments", body, client.td_token)
+            if made.status_code == 409:  # made by another client meanwhile: look again
+                await asyncio.sleep(0.05)
+                continue
+            if made.is_error:
+                raise DemoError(f"Cannot create {tid} ({made.status_code}): {message(made)}")
+            reasons = f", as {'; '.join(passed)}" if passed else ""
+            echo(f"Made a new demo tournament {tid}{reasons}.")
+            return tid, Counter(), True
+        if answer.is_error:
+            raise DemoError(f"Cannot read {tid} ({answer.status_code}): {message(answer)}")
+        why = mismatch(answer.json()["views"], plan)
+        if why is None:
+            return tid, await played_games(client, tid), False
+        passed.append(f"{tid} {why}")
+        n += 1
+    raise DemoError(f"Tournament ids {wanted} … {wanted}-999 are all taken.")
+
+
+async def set_up(client: Client, tid: str, plan: EpcPlan) -> None:
+    """Give ``tid`` the plan's players and machines where it has none yet."""
+    views = await client.views(tid)
+    if not views.get("players"):
+        roster = [{"number": n, "name": name} for n, name in plan.players.items()]
+        await client.must("POST", f"/api/t/{tid}/players", {"players": roster})
+    if not views.get("machines"):
+        kit = [{"id": m.id, "name": m.name} for m in plan.machines]
+        await client.must("POST", f"/api/t/{tid}/machines", {"machines": kit})
+
+
+def continued(tid: str, plan: EpcPlan, sim: HallSim, own_server: bool) -> str:
+    """What a run that continues ``tid`` prints: how far it got, and what is left."""
+    total, left = len(plan.games), sim.left
+    again = " (--reset starts over)" if own_server else ""
+    if not left:
+        return (
+            f"The demo tournament {tid} is complete ({total} of {total} games played); "
+            f"serving it as it is{again}."
+        )
+    return (
+        f"Continuing the demo tournament {tid}: {total - left} of {total} games played before, "
+        f"{left} to go{again}."
+    )
+
+
 async def run_epc(
     url: str | None = None,
     td_password: str | None = None,
@@ -355,40 +484,63 @@ async def run_epc(
     host: str = "127.0.0.1",
     port: int = 8000,
     keep_serving: bool = False,
+    reset: bool = False,
     echo: Echo | None = None,
 ) -> EpcResult:
-    """Create an EPC qualifying on ``url`` (or on a server started here) and play every game of
-    ``plan_epc(players, machines, seed)`` through the queues (``HallSim``), a tick every ~``pace``
-    seconds (``fast``: no wait). A refused call (4xx) is printed and skipped. With
-    ``keep_serving`` and a server of our own, keep serving after the last game until Ctrl-C.
-    Raises DemoError if setup fails."""
+    """Play the EPC qualifying of ``plan_epc(players, machines, seed)`` on ``url`` (or on a server
+    started here) through the queues (``HallSim``), a tick every ~``pace`` seconds (``fast``: no
+    wait): in a new tournament, or continuing this demo's from an earlier run
+    (``choose_tournament``); ``reset`` first removes the demo's data (no ``url``). When another
+    demo process plays that tournament on the same data directory, this one only serves it. A
+    refused call (4xx) is printed and skipped. With ``keep_serving`` and a server of our own, keep
+    serving after the last game until Ctrl-C. Raises DemoError if setup fails."""
     from display.demo import Client, stderr, target
 
     echo = echo or stderr
     plan = plan_epc(players, machines, seed)
     jitter = random.Random()
-    async with target(url, td_password, host, port) as tgt, Client(tgt, echo) as client:
+    async with (
+        target(url, td_password, host, port, reset, echo) as tgt,
+        Client(tgt, echo) as client,
+    ):
         await client.sign_in_td()
-        tid = await client.create_tournament(
-            tournament or "epc", "EPC qualifying (demo)", "epc-qualifying", {}
-        )
-        roster = [{"number": n, "name": name} for n, name in plan.players.items()]
-        await client.must("POST", f"/api/t/{tid}/players", {"players": roster})
-        kit = [{"id": m.id, "name": m.name} for m in plan.machines]
-        await client.must("POST", f"/api/t/{tid}/machines", {"machines": kit})
-        pin = await client.sign_in_steward(tid, STEWARD)
-        echo(banner(tgt, tid, pin, plan, None if fast else pace))
-        crowd = min(len(plan.players), max(len(plan.machines), round(machines * CROWD_PER_MACHINE)))
-        run = HallRun(client, tid, plan, HallSim(plan, random.Random(seed), crowd), echo)
-        for _ in range(40 * len(plan.games) + 100):  # a bound: every tick moves the hall on
-            if tgt.stopping or run.sim.finished:
-                break
-            await run.step()
-            run.sim.tick += 1
-            if not fast and pace:
-                await asyncio.sleep(pace * jitter.uniform(0.6, 1.4))
-        echo(f"Done: {run.result.accepted} of {run.result.pushed} scores accepted.")
+        tid, played, new = await choose_tournament(client, tournament or "epc", plan, echo)
+        with tgt.playing(tid) as other:
+            await set_up(client, tid, plan)
+            pin = await client.sign_in_steward(tid, STEWARD)
+            crowd = min(
+                len(plan.players), max(len(plan.machines), round(machines * CROWD_PER_MACHINE))
+            )
+            sim = HallSim(plan, random.Random(seed), crowd, played)
+            if not new:
+                echo(continued(tid, plan, sim, tgt.own_server is not None))
+            echo(banner(tgt, tid, pin, plan, None if fast else pace))
+            run = HallRun(client, tid, plan, sim, echo)
+            run.result.how = "new" if new else "continued" if sim.left else "complete"
+            if other is not None:
+                run.result.how = "watched"
+                echo(
+                    f"Another demo ({other}) plays {tid} on {tgt.data_dir}; this one serves the "
+                    f"same tournament at {tgt.url}/ without pushing games (same TD password)."
+                )
+            else:
+                await play(run, tgt, fast, pace, jitter)
         if keep_serving and tgt.own_server is not None and not tgt.stopping:
             echo(f"The server keeps running at {tgt.url}/ ; Ctrl-C to stop.")
             await tgt.serve_until_stopped()
     return run.result
+
+
+async def play(run: HallRun, tgt: Target, fast: bool, pace: float, jitter: random.Random) -> None:
+    """Tick the hall until every game is played (or Ctrl-C), then say how it went."""
+    if run.sim.finished:
+        return
+    for _ in range(40 * run.sim.left + 100):  # a bound: every tick moves the hall on
+        if tgt.stopping or run.sim.finished:
+            break
+        await run.step()
+        run.sim.tick += 1
+        if not fast and pace:
+            await asyncio.sleep(pace * jitter.uniform(0.6, 1.4))
+    echo = run.echo
+    echo(f"Done: {run.result.accepted} of {run.result.pushed} scores accepted.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import os
 from dataclasses import dataclass, field
@@ -76,6 +77,19 @@ class Settings:
             hash_chain=os.environ.get("BACKGLASS_HASH_CHAIN", "1") != "0",
             allow_insecure_redis=os.environ.get("BACKGLASS_ALLOW_INSECURE_REDIS", "") == "1",
         )
+
+
+def demo_settings(settings: Settings) -> Settings:
+    """Where the demo's own server keeps its data: ``<data>/demo`` and the key prefix
+    ``<prefix>-demo`` (``.data/demo``, ``bg-demo``) unless BACKGLASS_DATA / BACKGLASS_PREFIX say
+    otherwise, so a demo never touches a real installation's tournaments or TD password.
+    ``backglass verify`` and ``restore`` look there too."""
+    changes: dict[str, object] = {}
+    if "BACKGLASS_DATA" not in os.environ:
+        changes["data_dir"] = settings.data_dir / "demo"
+    if "BACKGLASS_PREFIX" not in os.environ:
+        changes["key_prefix"] = f"{settings.key_prefix}-demo"
+    return dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
 
 
 def _listed(raw: str | None) -> tuple[str, ...]:

@@ -1,0 +1,226 @@
+"""``backglass demo epc`` run again on the same data directory, as whole processes with the
+embedded Redis: it continues its tournament with the TD password of the first run (kept in the data
+directory), a second demo beside a running one only serves, and ``--reset`` starts over."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from display.demo_epc import plan_epc
+from tests.utils import free_port
+
+SIZE = ["--players", "8", "--machines", "3"]
+OWN = ("REDIS_URL", "BACKGLASS_DATA", "BACKGLASS_PREFIX", "BACKGLASS_TD_PASSWORD", "PORT")
+GAME = re.compile(r"^\s*\d+/\d+  #")
+
+
+def demo_env() -> dict[str, str]:
+    """The environment of a user who just ran ``scripts/demo``: the embedded Redis, the demo's
+    own data directory (``.data/demo`` under the working directory)."""
+    return {k: v for k, v in os.environ.items() if k not in OWN}
+
+
+class Demo:
+    """``python -m display demo epc …`` in ``cwd``, its output (stdout and stderr) read as it
+    comes."""
+
+    def __init__(self, cwd: Path, *args: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        argv = [sys.executable, "-m", "display", "demo", "epc", *args, "--port", str(self.port)]
+        self.process = subprocess.Popen(
+            argv, cwd=cwd, env=demo_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, start_new_session=True,
+        )  # fmt: skip
+        self.lines: list[str] = []
+        self.changed = threading.Condition()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            with self.changed:
+                self.lines.append(line.rstrip("\n"))
+                self.changed.notify_all()
+        with self.changed:
+            self.changed.notify_all()
+
+    @property
+    def text(self) -> str:
+        with self.changed:
+            return "\n".join(self.lines)
+
+    def wait_for(self, pattern: str | re.Pattern[str], timeout: float = 60) -> str:
+        """The first line matching ``pattern`` (a substring or a regex); fails on exit or
+        timeout, showing the output."""
+        deadline = time.monotonic() + timeout
+        with self.changed:
+            while True:
+                for line in self.lines:
+                    if pattern.search(line) if isinstance(pattern, re.Pattern) else pattern in line:
+                        return line
+                left = deadline - time.monotonic()
+                if left <= 0 or self.process.poll() is not None:
+                    pytest.fail(f"no {pattern!r} in the demo's output:\n" + "\n".join(self.lines))
+                self.changed.wait(min(left, 0.2))
+
+    def serving(self) -> str:
+        """Wait until it serves with nothing left to push; returns its TD password."""
+        self.wait_for("The server keeps running at")
+        return password(self.text)
+
+    def stop(self) -> int:
+        """Ctrl-C, as a user stops it; returns the exit code."""
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
+        try:
+            code = self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            code = self.process.wait()
+        self.reader.join(10)
+        assert self.process.stdout is not None
+        self.process.stdout.close()
+        return code
+
+
+@pytest.fixture
+def demos() -> Iterator[list[Demo]]:
+    """Demos started by a test; every one still running is stopped afterwards."""
+    started: list[Demo] = []
+    yield started
+    for demo in started:
+        demo.stop()
+
+
+def password(text: str) -> str:
+    """The TD password the demo printed in its banner."""
+    found = re.findall(r"^  TD password:\s+(\S+)", text, re.MULTILINE)
+    assert found, text
+    return str(found[-1])
+
+
+def sign_in(url: str, secret: str) -> httpx.Response:
+    return httpx.post(f"{url}/api/session", json={"role": "td", "password": secret}, timeout=10)
+
+
+def token(url: str, secret: str) -> str:
+    answer = sign_in(url, secret)
+    assert answer.status_code == 200, answer.text
+    return str(answer.json()["token"])
+
+
+def td_call(url: str, bearer: str) -> int:
+    """A TD-only read with ``bearer``: 200 while that session is good."""
+    headers = {"Authorization": f"Bearer {bearer}"}
+    return httpx.get(f"{url}/api/sign-in-failures", headers=headers, timeout=10).status_code
+
+
+def scores(url: str, tid: str) -> set[tuple[str, str, int]]:
+    records = httpx.get(f"{url}/api/t/{tid}/log", timeout=10).json()["records"]
+    return {
+        (r["player"], r["machine"], r["score"]) for r in records if r["type"] == "score_recorded"
+    }
+
+
+def test_a_second_run_continues_the_demo_with_the_first_runs_password(
+    tmp_path: Path, demos: list[Demo]
+) -> None:
+    plan = plan_epc(8, 3, seed=2009)
+    first = Demo(tmp_path, *SIZE, "--pace", "0.3")
+    demos.append(first)
+    first.wait_for("Made a new demo tournament epc.")
+    first.wait_for("  TD password:")
+    secret = password(first.text)
+    kept = tmp_path / ".data" / "demo" / "td-password"
+    assert kept.read_text().strip() == secret
+    assert (kept.stat().st_mode & 0o777, kept.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+    session = token(first.url, secret)
+
+    # A second demo on another port while the first still plays: it serves, pushes nothing, and
+    # the first one's password and session go on working on both.
+    beside = Demo(tmp_path, *SIZE, "--fast")
+    demos.append(beside)
+    line = beside.wait_for("Another demo (pid ")
+    assert f"pid {first.process.pid} at {first.url}) plays epc on .data/demo" in line
+    assert password(beside.text) == secret
+    assert beside.stop() == 0
+    assert not GAME.search(beside.text)
+    token(first.url, secret)
+
+    first.wait_for(GAME)  # stopped with games still to play
+    assert first.stop() == 0
+
+    again = Demo(tmp_path, *SIZE, "--fast")
+    demos.append(again)
+    assert again.serving() == secret
+    line = again.wait_for("Continuing the demo tournament epc: ")
+    played = int(line.split(": ")[1].split(" of ")[0])
+    assert 0 < played < len(plan.games), line
+    assert f"{played} of {len(plan.games)} games played before" in line
+    assert "Made a new" not in again.text
+    assert td_call(again.url, session) == 200  # signed in during the first run, still in
+    assert scores(again.url, "epc") == {(g.player, g.machine, g.score) for g in plan.games}
+    listed = httpx.get(f"{again.url}/api/tournaments", timeout=10).json()["tournaments"]
+    assert [t["id"] for t in listed] == ["epc"]
+    assert again.stop() == 0
+
+    complete = Demo(tmp_path, *SIZE, "--fast")
+    demos.append(complete)
+    assert complete.serving() == secret
+    total = len(plan.games)
+    complete.wait_for(f"The demo tournament epc is complete ({total} of {total} games played)")
+    assert not GAME.search(complete.text)
+    token(complete.url, secret)
+
+
+def test_another_plan_gets_a_new_tournament_and_says_why(tmp_path: Path, demos: list[Demo]) -> None:
+    first = Demo(tmp_path, "--players", "4", "--machines", "2", "--fast")
+    demos.append(first)
+    secret = first.serving()
+    assert first.stop() == 0
+    other = Demo(tmp_path, *SIZE, "--fast")
+    demos.append(other)
+    assert other.serving() == secret
+    other.wait_for(
+        "Made a new demo tournament epc-2, as epc has other players (another --players or --seed)."
+    )
+
+
+def test_reset_starts_over_but_not_under_a_running_server(
+    tmp_path: Path, demos: list[Demo]
+) -> None:
+    first = Demo(tmp_path, *SIZE, "--fast")
+    demos.append(first)
+    old = first.serving()
+    session = token(first.url, old)
+
+    refused = Demo(tmp_path, *SIZE, "--fast", "--reset")
+    demos.append(refused)
+    assert refused.process.wait(30) == 1 and refused.stop() == 1
+    assert "--reset: a Backglass server is still running on .data/demo" in refused.text
+    assert "Nothing was removed." in refused.text
+    assert td_call(first.url, session) == 200
+    assert first.stop() == 0
+
+    fresh = Demo(tmp_path, *SIZE, "--fast", "--reset")
+    demos.append(fresh)
+    new = fresh.serving()
+    assert "--reset: removing the demo's data directory .data/demo" in fresh.text
+    fresh.wait_for("Made a new demo tournament epc.")
+    assert new != old
+    assert sign_in(fresh.url, old).status_code == 401
+    assert td_call(fresh.url, session) == 401
+    token(fresh.url, new)
