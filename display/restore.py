@@ -221,17 +221,23 @@ routes = [
 )
 @click.option("--data", type=click.Path(path_type=Path), default=None, help="Data directory.")
 def restore(file: Path, tournament: str | None, data: Path | None) -> None:
-    """Restore a tournament's lost records from its log export (docs/store-loss.md)."""
+    """Restore a tournament's lost records from its log export (docs/store-loss.md).
+
+    Into --data, or REDIS_URL / BACKGLASS_DATA, or the store that knows the tournament: .data,
+    else the demo's .data/demo (``display.verify.locate``)."""
+    from display.verify import candidates, locate, where
+
     tid = tournament or file.name.removesuffix(".jsonl").removesuffix(".log")
-    settings = Settings.from_env()
-    if data is not None:
-        settings = Settings(**{**settings.__dict__, "data_dir": data})
+    settings = locate(candidates(data), data, [tid], strict=False)
     try:
         export = parse(file.read_bytes())
         done = asyncio.run(_restore(settings, tid, export))
     except (ApiError, RestoreRefused) as exc:
         raise click.ClickException(exc.message) from None
-    click.echo(f"{tid}: restored {done.appended} records; the store holds version {done.version}.")
+    click.echo(
+        f"{tid}: restored {done.appended} records {where(settings)}; the store holds version "
+        f"{done.version}."
+    )
 
 
 async def _restore(settings: Settings, tid: str, export: Export) -> Restored:

@@ -12,12 +12,19 @@ What the chain cannot show: records cut off the end, or a whole log rewritten wi
 by someone with write access to Redis. Compare the head (seq and hash, printed) with one noted
 earlier, e.g. in an earlier export, for that.
 
+Where it looks: ``--data`` (or REDIS_URL) and ``BACKGLASS_PREFIX``, else the default data directory
+(``.data``, prefix ``bg``) and, when that holds no tournaments, the demo's (``.data/demo``, prefix
+``bg-demo``, ``display.settings.demo_settings``); it prints which it checked. ``backglass restore``
+picks its store the same way (``locate``).
+
 Exit codes: 0 every log checks out, 1 a log is broken, 2 nothing to check (no such tournament,
 data directory or file).
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +34,7 @@ import orjson
 import redis
 
 from display.embedded_redis import EmbeddedRedis
-from display.settings import Settings
+from display.settings import Settings, demo_settings
 from display.store import GENESIS, chain_hash
 
 PAGE = 10_000
@@ -189,6 +196,80 @@ def verify_redis(client: redis.Redis, prefix: str, only: Iterable[str] = ()) -> 
     return [check(tid, redis_entries(client, prefix, tid)) for tid in wanted]
 
 
+def candidates(data: Path | None) -> list[Settings]:
+    """Where to look, in order: ``--data`` alone; else the environment's data directory and prefix
+    and then the demo's (``demo_settings``), when that is another place."""
+    settings = Settings.from_env()
+    if data is not None:
+        return [dataclasses.replace(settings, data_dir=data)]
+    demo = demo_settings(settings)
+    same = (demo.data_dir, demo.key_prefix) == (settings.data_dir, settings.key_prefix)
+    return [settings] if same else [settings, demo]
+
+
+def where(settings: Settings) -> str:
+    """The store of ``settings`` in words: "in .data/demo (prefix bg-demo)"; never the URL (it
+    may hold a password)."""
+    place = "the Redis of REDIS_URL" if settings.redis_url else str(settings.data_dir)
+    return f"in {place} (prefix {settings.key_prefix})"
+
+
+def has_store(settings: Settings) -> bool:
+    """Whether ``settings`` point at a store that may hold tournaments: an external Redis, or a
+    data directory whose embedded Redis has been started (its ``redis-password``), so a look
+    never makes a Redis in a directory that had none."""
+    return settings.redis_url is not None or (settings.data_dir / "redis-password").exists()
+
+
+@contextlib.contextmanager
+def connected(settings: Settings) -> Iterator[redis.Redis]:
+    """A client of the store of ``settings``: REDIS_URL's, or the data directory's embedded Redis
+    (the running server's, else started here and stopped again)."""
+    embedded = None
+    url = settings.redis_url
+    if url is None:
+        embedded = EmbeddedRedis(settings.data_dir)
+        url = embedded.start()
+    client = redis.Redis.from_url(url)
+    try:
+        yield client
+    finally:
+        client.close()
+        if embedded is not None:
+            embedded.stop()  # only if this command started it
+
+
+def known(settings: Settings, client: redis.Redis) -> set[str]:
+    """Tournaments of this store: registered, or in the high-water file (one Redis lost)."""
+    found = set(tournaments(client, settings.key_prefix))
+    path = settings.data_dir / f"watermark-{settings.key_prefix}.json"
+    with contextlib.suppress(OSError, orjson.JSONDecodeError, AttributeError):
+        found.update(orjson.loads(path.read_bytes()).get("tournaments", {}))
+    return found
+
+
+def locate(
+    places: list[Settings], data: Path | None, wanted: Iterable[str] = (), strict: bool = True
+) -> Settings:
+    """The store to use: the first of ``places`` (``candidates(data)``) that holds every
+    ``wanted`` tournament (any tournament when none is wanted), else the first. ``strict``: raise
+    click.UsageError (exit 2) when ``--data`` names no directory, or when there is no data
+    directory at all (``restore`` may make one)."""
+    wanted = set(wanted)
+    for settings in places if len(places) > 1 else ():  # one place: nothing to choose
+        if not has_store(settings):
+            continue
+        with connected(settings) as client:
+            held = known(settings, client)
+        if (wanted <= held) if wanted else held:
+            return settings
+    first = places[0]
+    if strict and first.redis_url is None and not first.data_dir.is_dir():
+        named = data or first.data_dir
+        raise click.UsageError(f"No data directory {named} (give --data, or REDIS_URL).")
+    return first
+
+
 @click.command("verify")
 @click.option("--data", type=click.Path(path_type=Path), default=None, help="Data directory.")
 @click.option("--tournament", "only", multiple=True, help="Only this tournament (repeatable).")
@@ -203,34 +284,41 @@ def verify(data: Path | None, only: tuple[str, ...], files: tuple[Path, ...]) ->
     """Check that no record of a tournament log was altered, removed or reordered.
 
     Checks each tournament's hash chain in Redis (REDIS_URL, else the embedded Redis of the data
-    directory), or exported logs with --file. Prints per log: records, chained, and OK with the
-    head (note it: records cut off the end show only against it) or the first record that fails.
-    Exit code 0 when all are OK, 1 when one is not.
+    directory: --data, BACKGLASS_DATA, or .data and, when that holds none, the demo's .data/demo),
+    or exported logs with --file. Prints per log: records, chained, and OK with the head (note it:
+    records cut off the end show only against it) or the first record that fails, then which
+    store it checked. Exit code 0 when all are OK, 1 when one is not.
     """
-    chains = [verify_file(path) for path in files] if files else _from_redis(data, only)
+    if files:
+        chains = [verify_file(path) for path in files]
+    else:
+        places = candidates(data)
+        settings = locate(places, data, only)
+        chains = _from_redis(settings, only)
     for chain in chains:
         for line in chain.report():
             click.echo(line)
-    if not chains:
-        click.echo("No tournaments.")
+    if not files:
+        click.echo(summary(chains, settings, places))
     if not all(chain.ok for chain in chains):
         raise click.exceptions.Exit(1)
 
 
-def _from_redis(data: Path | None, only: tuple[str, ...]) -> list[Chain]:
-    settings = Settings.from_env()
-    embedded = None
-    url = settings.redis_url
-    if url is None:
-        data_dir = data or settings.data_dir
-        if not data_dir.is_dir():
-            raise click.UsageError(f"No data directory {data_dir} (give --data, or REDIS_URL).")
-        embedded = EmbeddedRedis(data_dir)
-        url = embedded.start()  # reuses the server's Redis when it runs, else starts one
-    client = redis.Redis.from_url(url)
-    try:
+def summary(chains: list[Chain], settings: Settings, places: list[Settings]) -> str:
+    """The last line: how many were checked, where, and how it went (with none: every place
+    looked in)."""
+    if not chains:
+        return f"No tournaments {' or '.join(where(place) for place in places)}."
+    failed = sum(not chain.ok for chain in chains)
+    count = f"{len(chains)} tournament{'s' if len(chains) != 1 else ''}"
+    outcome = "all OK" if not failed else f"{failed} FAILED"
+    return f"Checked {count} {where(settings)}: {outcome}."
+
+
+def _from_redis(settings: Settings, only: tuple[str, ...]) -> list[Chain]:
+    if not has_store(settings):
+        if only:
+            raise click.UsageError(f"There is no tournament {only[0]} {where(settings)}.")
+        return []
+    with connected(settings) as client:
         return verify_redis(client, settings.key_prefix, only)
-    finally:
-        client.close()
-        if embedded is not None:
-            embedded.stop()  # only if this command started it

@@ -1,6 +1,7 @@
 """``backglass demo epc`` run again on the same data directory, as whole processes with the
 embedded Redis: it continues its tournament with the TD password of the first run (kept in the data
-directory), a second demo beside a running one only serves, and ``--reset`` starts over."""
+directory), a second demo beside a running one only serves, ``--reset`` starts over, and
+``backglass verify`` / ``restore`` find the demo's data without being told where it is."""
 
 from __future__ import annotations
 
@@ -224,3 +225,31 @@ def test_reset_starts_over_but_not_under_a_running_server(
     assert sign_in(fresh.url, old).status_code == 401
     assert td_call(fresh.url, session) == 401
     token(fresh.url, new)
+
+
+def test_verify_and_restore_find_the_demos_data(tmp_path: Path, demos: list[Demo]) -> None:
+    demo = Demo(tmp_path, "--players", "4", "--machines", "2", "--fast")
+    demos.append(demo)
+    secret = demo.serving()
+    headers = {"Authorization": f"Bearer {token(demo.url, secret)}"}
+    export = tmp_path / "epc.log.jsonl"
+    answer = httpx.get(f"{demo.url}/api/t/epc/export/log.jsonl", headers=headers, timeout=10)
+    export.write_bytes(answer.content)
+    assert demo.stop() == 0
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        argv = [sys.executable, "-m", "display", *args]
+        return subprocess.run(
+            argv, cwd=tmp_path, env=demo_env(), capture_output=True, text=True, timeout=60
+        )
+
+    checked = cli("verify")
+    assert checked.returncode == 0, checked.stderr
+    assert re.match(
+        r"epc: \d+ records, \d+ chained: OK; head seq \d+ [0-9a-f]{64}\n", checked.stdout
+    )
+    assert checked.stdout.endswith("Checked 1 tournament in .data/demo (prefix bg-demo): all OK.\n")
+
+    restored = cli("restore", str(export))
+    assert restored.returncode == 0, restored.stderr
+    assert restored.stdout.startswith("epc: restored 0 records in .data/demo (prefix bg-demo)")

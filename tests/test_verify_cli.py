@@ -175,7 +175,10 @@ async def test_the_command_finds_the_embedded_redis_of_a_data_directory(tmp_path
     args = [sys.executable, "-m", "display", "verify", "--data", str(data)]
     done = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"vd1: 1 records, 1 chained: OK; head seq 1 {head}\n"
+    assert done.stdout == (
+        f"vd1: 1 records, 1 chained: OK; head seq 1 {head}\n"
+        f"Checked 1 tournament in {data} (prefix bg): all OK.\n"
+    )
     assert not _listening(data / "redis.sock")  # stopped again
 
     args[-1] = str(tmp_path / "nowhere")
