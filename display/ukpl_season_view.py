@@ -84,14 +84,16 @@ def summary(tid: str, state: UkplState) -> dict[str, Any]:
 def needed(replica: Any, changed: set[str]) -> Iterator[tuple[str, str, dict[str, Any]]]:
     """(target, source, payload) links missing after ``changed`` meetings changed: each changed
     meeting's summary in its siblings, and its siblings' summaries in it."""
-    meetings = {
-        t: live for t, live in replica.tournaments.items() if isinstance(live.state, UkplState)
-    }
+    meetings = _meetings(replica)
     for tid in changed & set(meetings):
         for other in meetings:
             if other != tid:
                 yield from _pair(meetings, tid, other)
                 yield from _pair(meetings, other, tid)
+
+
+def _meetings(replica: Any) -> dict[str, Any]:
+    return {t: live for t, live in replica.tournaments.items() if isinstance(live.state, UkplState)}
 
 
 def _pair(
@@ -121,26 +123,40 @@ async def _sync(replica: Any) -> None:
     try:
         while _dirty.get(replica):
             changed = _dirty.pop(replica)
-            for target, source, payload in list(needed(replica, changed)):
-                await _link(replica, target, source, payload)
+            for target, source in dict.fromkeys((t, s) for t, s, _ in needed(replica, changed)):
+                await _link(replica, target, source)
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # Redis away: the next change of the meeting tries again
         log.warning("ukpl season: linking stopped: %s", exc)
 
 
-async def _link(replica: Any, target: str, source: str, payload: dict[str, Any]) -> None:
-    fingerprint = hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+async def _link(replica: Any, target: str, source: str) -> None:
+    """Link ``source``'s summary (or its leaving) into ``target`` as of the version of ``source``
+    this replica has now. The summary is taken here, from the state that version names, not when
+    the link was found missing: the source may have changed while this waited for the write lock
+    or for earlier links, and a record pairing an older summary with a newer version would stand
+    as "linked at that version", so the newer summary would never be linked."""
     async with replica.write_lock(target):
         for _ in range(ATTEMPTS):
-            live, version = replica.tournaments[target], replica.tournaments[source].version
-            have = live.state.linked.get(source)
-            if have is None and payload.get("left"):
+            meetings = _meetings(replica)
+            if source not in meetings or target not in meetings:
                 return
-            if have is not None and (
-                have.source["version"] >= version or dict(have.payload) == payload
-            ):
-                return  # another process, or this one, linked it meanwhile
+            missing = next(_pair(meetings, source, target), None)
+            if missing is None:
+                return  # nothing to link: another process, or this one, linked it meanwhile
+            payload = missing[2]
+            live, version = meetings[target], meetings[source].version
+            have = live.state.linked.get(source)
+            if have is not None and have.source["version"] >= version:
+                # Linked at this version of ``source`` or a later one: by another process (this
+                # replica lags and looks again when it catches up), or ``target`` left the season
+                # while ``source`` stayed as linked; then ``source``'s own link saying ``target``
+                # left moves its version on, and its ``observe`` brings this back.
+                return
+            fingerprint = hashlib.sha256(
+                orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)
+            ).hexdigest()
             record = {
                 "type": "season_meeting_linked",
                 **payload,

@@ -11,7 +11,7 @@ from typing import Any
 
 from display.settings import Settings
 from tests.cases import UKPL as CASES
-from tests.utils import Api, serve_in_loop
+from tests.utils import Api, serve_in_loop, serve_with_services
 
 UKPL = "ukpl-meeting"
 SEASON = {"region": "London and South East", "season": "2025"}
@@ -31,13 +31,43 @@ async def wait_view(
     raise AssertionError(f"{tid} never got there: {views.get('season')}")
 
 
-async def meeting(api: Api, tid: str, held: str, order: list[int], **settings: Any) -> None:
+async def linked(
+    api: Api, tid: str, match: Callable[[dict[str, Any]], bool], timeout: float = 5
+) -> dict[str, Any]:
+    """The views of ``tid`` once this server applied the ``season_meeting_linked`` record of its
+    log that ``match``es: another meeting's change reaches ``tid`` only as such a record, written
+    in the background, and ``tid``'s views change with its version (not before). Fails after
+    ``timeout`` if no such record was written."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        log = (await api.http.get(f"/api/t/{tid}/log")).json()["records"]
+        found = [r for r in log if r["type"] == "season_meeting_linked" and match(r)]
+        if found:
+            assert await api.wait_version(tid, found[0]["seq"], timeout)
+            views: dict[str, Any] = (await api.views(tid))["views"]
+            return views
+        if loop.time() > deadline:
+            raise AssertionError(f"no such link in {tid}: {[r for r in log if 'tournament' in r]}")
+        await asyncio.sleep(0.05)
+
+
+def link_of(tid: str, version: int = 0, left: bool = False) -> Callable[[dict[str, Any]], bool]:
+    """A link record of meeting ``tid`` at its ``version`` or later (``left``: saying it left)."""
+    return lambda r: r["tournament"] == tid and r["version"] >= version and left == ("left" in r)
+
+
+async def meeting(api: Api, tid: str, held: str, order: list[int], **settings: Any) -> int:
     """A meeting of players 1-5 on one machine; ``order``: the players best first, so league
-    points 20, 19, 18, ... in that order (UKPL 3D)."""
+    points 20, 19, 18, ... in that order (UKPL 3D). Returns the version of its last score."""
     await api.tournament(tid, UKPL, players=5, machines=1, settings={**SEASON, "held": held,
                                                                       **settings})  # fmt: skip
+    version = 0
     for rank, player in enumerate(order):
-        assert (await api.score(tid, player, 1, (10 - rank) * 1000)).status_code == 201
+        r = await api.score(tid, player, 1, (10 - rank) * 1000)
+        assert r.status_code == 201
+        version = r.json()["version"]
+    return version
 
 
 def both_meetings_in(views: dict[str, Any]) -> bool:
@@ -111,13 +141,16 @@ async def test_a_ban_for_the_next_meet_stops_scores_there(api: Api) -> None:
     await meeting(api, "b-2", "2025-02-08", [3, 1, 2, 4, 5])
     await meeting(api, "b-3", "2025-03-08", [1, 2, 4, 5])
     body = {"type": "penalty", "player": "3", "level": "ban_next", "reason": "machine abuse"}
-    assert (await api.post("/api/t/b-1/adjustments", body)).status_code == 201
-    views = await wait_view(api, "b-2", lambda v: "3" in v["adjustments"]["banned"])
+    given = await api.post("/api/t/b-1/adjustments", body)
+    assert given.status_code == 201
+    views = await linked(api, "b-2", link_of("b-1", given.json()["version"]))
     assert views["adjustments"]["banned"]["3"] == {
         "meet": "b-1", "level": "ban_next", "by": "td:TD", "reason": "machine abuse",
     }  # fmt: skip
     assert "3" not in views["machine/1"]["rows"]
     assert views["machine/1"]["rows"]["1"] == {"score": 9000, "place": 1, "points": 4}
+    views = await linked(api, "b-3", link_of("b-1", given.json()["version"]))  # b-3 knows it
+    assert "3" not in views["adjustments"]["banned"]
     later = await api.score("b-3", 3, 1, 100)  # not banned from the meeting after next
     assert later.status_code == 201
     refused = await api.post("/api/t/b-2/scores", {"player": "3", "machine": "1", "score": 5})
@@ -162,13 +195,48 @@ async def test_a_past_meeting_comes_in_as_its_published_csv(api: Api) -> None:
 
 
 async def test_a_meeting_that_leaves_the_season_leaves_the_others_table(api: Api) -> None:
+    """m-2 moves to season 2026. Each meeting learns it by a record in its own log: m-1 a link
+    of m-2 that says it left, m-2 a link of m-1 that says so (written after m-1's: it names m-1's
+    version, which m-1's record moved on). Each table is read at the version of its record."""
     await meeting(api, "m-1", "2025-01-11", [1, 2, 3, 4, 5])
     await meeting(api, "m-2", "2025-02-08", [5, 4, 3, 2, 1])
     await wait_view(api, "m-1", lambda v: "m-2" in v["season"]["meets"])
-    await api.post("/api/t/m-2/settings", {"settings": {"season": "2026"}})
-    views = await wait_view(api, "m-1", lambda v: "m-2" not in v["season"]["meets"])
+    moved = await api.post("/api/t/m-2/settings", {"settings": {"season": "2026"}})
+    assert moved.status_code == 201
+    views = await linked(api, "m-1", link_of("m-2", moved.json()["version"], left=True))
+    assert list(views["season"]["meets"]) == ["m-1"]
     assert results(views)["5"] == (5, 16, {"m-1": 16})
-    assert list((await api.views("m-2"))["views"]["season"]["meets"]) == ["m-2"]
+    views = await linked(api, "m-2", link_of("m-1", left=True))
+    assert list(views["season"]["meets"]) == ["m-2"]
+    assert results(views)["5"] == (1, 20, {"m-2": 20})
+
+
+async def test_a_link_that_waited_carries_the_results_of_the_version_it_names(
+    settings: Settings,
+) -> None:
+    """A link of h-2 into h-1 waits for h-1's write lock (held here, as a push to h-1 in flight
+    holds it) while h-2 takes another game. The record then written names h-2's version at that
+    time, so it carries h-2's results at that version: an older summary under the newer version
+    would pass for the newer one, and h-1 would never get h-2's last game."""
+    async with serve_with_services(settings) as (base, services, _):
+        api = Api(base)
+        await api.sign_in_td()
+        await meeting(api, "h-1", "2025-01-11", [1, 2, 3, 4, 5])
+        three = await meeting(api, "h-2", "2025-02-08", [5, 4, 3])  # void: 3 competitors (1E)
+        await linked(api, "h-1", link_of("h-2", three))
+        async with services.replica.write_lock("h-1"):
+            assert (await api.score("h-2", 2, 1, 2000)).status_code == 201  # its link waits
+            last = await api.score("h-2", 1, 1, 1000)
+        views = await linked(api, "h-1", link_of("h-2", last.json()["version"]))
+        assert views["season"]["meets"]["h-2"]["competitors"] == 5
+        assert {p: row[2] for p, row in results(views).items()} == {
+            "1": {"h-1": 20, "h-2": 16},
+            "2": {"h-1": 19, "h-2": 17},
+            "3": {"h-1": 18, "h-2": 18},
+            "4": {"h-1": 17, "h-2": 19},
+            "5": {"h-1": 16, "h-2": 20},
+        }
+        await api.close()
 
 
 async def test_two_server_processes_link_each_change_once(settings: Settings) -> None:
