@@ -6,7 +6,6 @@ only if the log is still at V (architecture principle 2); the answer is sent aft
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import desk_records, hall_auth, kinds, regression, throttle
+from display import hall_auth, kinds, throttle
 from display.auth import Principal
 from display.errors import ApiError
 from display.schemas import (
@@ -30,14 +29,11 @@ from display.schemas import (
     StewardIn,
     TournamentIn,
 )
-from display.store import VersionConflict, audit_problem, version_number
-from scoring.errors import ScoringError
-from scoring.tournament import check_score
+from display.store import version_number
+from display.writer import Precondition
 
 if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
     from display.services import Services
-
-MAX_ATTEMPTS = 20
 
 
 def services(request: Request) -> Services:
@@ -85,110 +81,24 @@ async def write(
     tournament: str,
     new_records: list[dict[str, Any]],
     create: bool = False,
-    precondition: Callable[[Any], None] | None = None,
+    precondition: Precondition | None = None,
 ) -> tuple[int, bool]:
-    """``_write``; but when the rules or the precondition refuse a request whose Idempotency-Key
-    a copy of it used meanwhile (the copy held the write lock, or another process won the
-    compare-and-append), it answers as the copy did: the key is checked before anything else."""
-    try:
-        return await _write(request, tournament, new_records, create, precondition)
-    except (ApiError, ScoringError) as refusal:
-        key = request.headers.get("idempotency-key")
-        if not key or (isinstance(refusal, ApiError) and refusal.status not in (403, 409, 412)):
-            raise
-        svc = services(request)
-        seq = await svc.store.replayed(tournament, key, await request_fingerprint(request))
-        if seq is None:
-            raise
-        await svc.replica.wait_for(tournament, seq)
-        return seq, True
+    """Commit ``new_records`` through the writer (``display/writer.py``) with the request's
+    ``Idempotency-Key``, bound to its path and body; returns (version of the last, replayed?)."""
+    committed = await services(request).writer.commit(
+        tournament,
+        new_records,
+        key=request.headers.get("idempotency-key") or None,
+        fingerprint=await request_fingerprint(request),
+        precondition=precondition,
+        create=create,
+    )
+    return committed.version, committed.replayed
 
 
 async def request_fingerprint(request: Request) -> str:
     """What an Idempotency-Key is bound to: the path and the body."""
     return hashlib.sha256(request.url.path.encode() + b"\0" + await request.body()).hexdigest()
-
-
-async def _write(
-    request: Request,
-    tournament: str,
-    new_records: list[dict[str, Any]],
-    create: bool = False,
-    precondition: Callable[[Any], None] | None = None,
-) -> tuple[int, bool]:
-    """Validate and append ``new_records``; returns (version of the last, replayed?).
-
-    Records every kind shares (``desk_records``: display profiles) are validated there, the rest
-    by the tournament's kind. Raises ScoringError (4xx) if the rules refuse, ApiError 404 for an
-    unknown tournament. ``precondition(state)`` (e.g. an ``If-Match`` check) runs under the write
-    lock against the kind's state each attempt validates against, after the Idempotency-Key
-    check, and refuses by raising (ApiError 412…). A record without ``by``/``at`` (``stamp``) or a
-    correction, void or penalty without ``reason`` is a programming error (RuntimeError).
-    """
-    for record in new_records:  # never bad input: the schemas require a reason, stamp() the rest
-        if (problem := audit_problem(record)) is not None:
-            raise RuntimeError(f"write() was given {problem}")
-    svc = services(request)
-    key = request.headers.get("idempotency-key") or None
-    if key is not None and not 1 <= len(key) <= 200:
-        raise ApiError(
-            400, "invalid_idempotency_key", "An Idempotency-Key has 1 to 200 characters."
-        )
-    fingerprint = await request_fingerprint(request)
-    if key is not None:
-        seq = await svc.store.replayed(tournament, key, fingerprint)
-        if seq is not None:
-            await svc.replica.wait_for(tournament, seq)
-            return seq, True
-    async with svc.replica.write_lock(tournament):
-        regression.refuse(svc, tournament)  # 503 while the store lost records (store-loss.md)
-        for _ in range(MAX_ATTEMPTS):
-            live = svc.replica.tournaments.get(tournament)
-            if create:
-                if live is not None:
-                    raise ApiError(409, "duplicate", f"Tournament {tournament} already exists.")
-                kinds.create(new_records[0])
-                version = 0
-            else:
-                if live is None or live.kind is None:
-                    raise ApiError(
-                        404, "unknown_tournament", f"There is no tournament {tournament}."
-                    )
-                version, state, shared, touched = live.version, live.state, live.shared, set()
-                if precondition is not None:  # under the lock: two writers cannot both pass
-                    precondition(state)
-                for offset, record in enumerate(new_records, start=1):
-                    if desk_records.handles(record["type"]):  # shared by every kind (profiles)
-                        shared, more = desk_records.apply(shared, record)
-                    else:
-                        state, more = live.kind.apply(state, version + offset, record)
-                    touched |= more
-            # Rules once per push: while the append is in flight the tail leaves this log to us (no
-            # await between the append's answer and the ingest below, so it cannot slip in).
-            svc.replica.appending.add(tournament)
-            try:
-                try:
-                    appended = await svc.store.append(
-                        tournament, version, new_records, key, fingerprint, register=create,
-                        prev_hash=None if create else live.head_hash,
-                    )  # fmt: skip
-                finally:
-                    svc.replica.appending.discard(tournament)
-            except VersionConflict as conflict:
-                if create:
-                    raise ApiError(409, "duplicate", f"Tournament {tournament} exists.") from None
-                await svc.replica.wait_for(tournament, conflict.version)
-                continue
-            if appended.replayed:  # a concurrent retry with the same key got in first
-                await svc.replica.wait_for(tournament, appended.seq)
-            elif not create:
-                batch = appended.records(new_records)
-                applied = (state, touched) if shared is live.shared else None
-                svc.replica.ingest(tournament, batch, applied=applied)
-            else:
-                await svc.replica.wait_for(tournament, appended.seq)
-            return appended.seq, appended.replayed
-    raise ApiError(503, "busy", "The server is very busy; send the same request again.")
 
 
 def written(seq: int, replayed: bool, payload: dict[str, Any], status: int = 201) -> Response:
@@ -290,7 +200,6 @@ async def push_score(request: Request) -> Response:
     tid = request.path_params["tournament"]
     principal = await signed_in(request, tid)
     data = await body(request, ScoreIn)
-    check_score(data.score)
     record = stamp(
         principal,
         {"type": "score_recorded", "player": data.player, "machine": data.machine,

@@ -23,10 +23,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display import desk_records, kinds
 from display.api import services, signed_in, written
 from display.errors import ApiError
-from display.store import VersionConflict
+from display.live import RecordRefused, check_new
 from display.verify import verify_file_bytes
 from scoring.errors import ScoringError
 
@@ -61,25 +60,24 @@ def parse(raw: bytes) -> list[dict[str, Any]]:
 
 
 def check(records: list[dict[str, Any]]) -> None:
-    """Apply every record as the replica would, refusing what the rules refuse. Raises ApiError
-    422 naming the record's line (blank lines aside, line n holds version n)."""
+    """Apply every record as a replica would (``check_new``), without writing: raises ApiError 422
+    naming the line of the first record refused (a restore checks its export this way)."""
     try:
-        kind, state = kinds.create(records[0])
-    except ScoringError as exc:
-        raise _bad(1, exc.message) from None
-    except (KeyError, TypeError, ValueError):
-        raise _bad(1, "is not a tournament this server can run") from None
-    shared = desk_records.EMPTY
-    for seq, record in enumerate(records[1:], start=2):
-        try:
-            if desk_records.handles(record["type"]):
-                shared, _ = desk_records.apply(shared, record)
-            else:
-                state, _ = kind.apply(state, seq, record)
-        except ScoringError as exc:
-            raise _bad(seq, f"was refused: {exc.message}") from None
-        except (KeyError, TypeError, ValueError, AttributeError):
-            raise _bad(seq, f"is a {record['type']} record this server cannot apply") from None
+        check_new(records)
+    except RecordRefused as refused:
+        raise explain(records, refused.seq, refused.cause) from None
+
+
+def explain(records: list[dict[str, Any]], seq: int, error: Exception) -> ApiError:
+    """The writer refused record ``seq`` of ``records`` (line ``seq``, blank lines aside) with
+    ``error``: a 422 naming the line."""
+    if isinstance(error, ScoringError):
+        if seq == 1:
+            return _bad(1, error.message)
+        return _bad(seq, f"was refused: {error.message}")
+    if seq == 1:
+        return _bad(1, "is not a tournament this server can run")
+    return _bad(seq, f"is a {records[seq - 1]['type']} record this server cannot apply")
 
 
 def chain_problem(raw: bytes) -> None:
@@ -101,27 +99,22 @@ async def import_log(request: Request) -> Response:
     await signed_in(request, None, td_only=True)
     if not ID.match(tid):
         raise ApiError(422, "invalid_request", "A tournament id has 1-32 letters, digits, _ . -")
-    svc = services(request)
     raw = await request.body()
-    key = request.headers.get("idempotency-key") or None
-    fingerprint = hashlib.sha256(request.url.path.encode() + b"\0" + raw).hexdigest()
-    if key is not None:
-        seq = await svc.store.replayed(tid, key, fingerprint)
-        if seq is not None:
-            await svc.replica.wait_for(tid, seq, timeout=30)
-            return written(seq, True, {"id": tid, "records": seq})
     records = parse(raw)
-    await asyncio.to_thread(check, records)  # pure; a long log must not stall the hall
-    await asyncio.to_thread(chain_problem, raw)
-    async with svc.replica.write_lock(tid):
-        if tid in svc.replica.tournaments:
-            raise ApiError(409, "duplicate", f"Tournament {tid} already exists on this server.")
-        try:
-            appended = await svc.store.append(tid, 0, records, key, fingerprint, register=True)
-        except VersionConflict:
-            raise ApiError(409, "duplicate", f"Tournament {tid} already exists.") from None
-        await svc.replica.wait_for(tid, appended.seq, timeout=30)
-    return written(appended.seq, appended.replayed, {"id": tid, "records": len(records)})
+    # Checked by the writer as a new tournament (in a thread), then appended at once, atomically.
+    committed = await services(request).writer.commit(
+        tid,
+        records,
+        key=request.headers.get("idempotency-key") or None,
+        fingerprint=hashlib.sha256(request.url.path.encode() + b"\0" + raw).hexdigest(),
+        create=True,
+        explain=lambda seq, error: explain(records, seq, error),
+        also_check=lambda: asyncio.to_thread(chain_problem, raw),
+        stamped=False,
+        wait=30,
+    )
+    count = committed.version if committed.replayed else len(records)
+    return written(committed.version, committed.replayed, {"id": tid, "records": count})
 
 
 routes = [Route("/api/t/{tournament}/import", import_log, methods=["POST"])]

@@ -16,8 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from display import desk_records, pages
-from display.api import body, live_or_404, signed_in, stamp, written
-from display.desk_write import write_shared
+from display.api import body, live_or_404, signed_in, stamp, write, written
 from display.errors import ApiError
 
 
@@ -55,7 +54,7 @@ async def set_profile(request: Request) -> Response:
     if float(record["seconds"]).is_integer():
         record["seconds"] = int(record["seconds"])
     doc = desk_records.profile(record, display_views())  # refuses unknown views here, not on replay
-    seq, replayed = await write_shared(request, tid, [stamp(principal, record)])
+    seq, replayed = await write(request, tid, [stamp(principal, record)])
     return written(seq, replayed, {"name": name, "profile": doc})
 
 
@@ -65,7 +64,7 @@ async def remove_profile(request: Request) -> Response:
     if name not in live_or_404(request).views.get("profiles", {}):
         raise ApiError(404, "unknown_profile", f"There is no display profile {name}.")
     record = stamp(principal, {"type": "profile_removed", "name": name})
-    seq, replayed = await write_shared(request, tid, [record])
+    seq, replayed = await write(request, tid, [record])
     return written(seq, replayed, {"name": name}, status=200)
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import logging
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -19,6 +20,52 @@ from display.store import GENESIS, Record
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
+
+
+class Applied(NamedTuple):
+    """Records applied to a state: the kind's new ``state``, the ``shared`` records' (display
+    profiles) and the view names they ``touched`` (or ``EVERY_VIEW``)."""
+
+    state: Any
+    shared: desk_records.Shared
+    touched: set[str]
+
+
+def apply_record(
+    kind: Kind, state: Any, shared: desk_records.Shared, seq: int, record: dict[str, Any]
+) -> Applied:
+    """Apply one record at version ``seq``: a record every kind shares (``desk_records``) goes
+    there, before the kind, and the kind never sees it; any other goes to ``kind``. Raises what
+    they raise (ScoringError when the rules refuse, ValueError for an unknown type)."""
+    if desk_records.handles(record["type"]):
+        shared, touched = desk_records.apply(shared, record)
+        return Applied(state, shared, touched)
+    state, touched = kind.apply(state, seq, record)
+    return Applied(state, shared, touched)
+
+
+class RecordRefused(Exception):
+    """``check_new``: record ``seq`` (1-based) of a new tournament was refused with ``cause``."""
+
+    def __init__(self, seq: int, cause: Exception) -> None:
+        super().__init__(f"record {seq}: {cause}")
+        self.seq, self.cause = seq, cause
+
+
+def check_new(records: Sequence[dict[str, Any]]) -> None:
+    """Apply a new tournament's records (the first is ``tournament_created``) as a replica would,
+    without keeping anything. Raises RecordRefused naming the first record refused: by the rules
+    (ScoringError), or as one this server cannot apply (KeyError, TypeError, ValueError …)."""
+    try:
+        kind, state = kinds.create(records[0])
+    except (ScoringError, KeyError, TypeError, ValueError) as exc:
+        raise RecordRefused(1, exc) from None
+    shared = desk_records.EMPTY
+    for seq, record in enumerate(records[1:], start=2):
+        try:
+            state, shared, _ = apply_record(kind, state, shared, seq, record)
+        except (ScoringError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise RecordRefused(seq, exc) from None
 
 
 @dataclass(frozen=True)
@@ -56,19 +103,30 @@ class LiveTournament:
         self.created_at: str | None = None
         self._snapshot: tuple[int, str] | None = None
 
-    def apply(
-        self, batch: list[Record], applied: tuple[Any, set[str]] | None = None
-    ) -> Change | None:
+    def try_apply(self, records: Sequence[dict[str, Any]]) -> Applied:
+        """What ``records`` would make of the state at ``version`` (as versions ``version + 1``
+        …), without keeping it: the writer's validation. Raises ScoringError when the rules
+        refuse one."""
+        assert self.kind is not None
+        state, shared, touched = self.state, self.shared, set[str]()
+        for offset, record in enumerate(records, start=1):
+            state, shared, more = apply_record(
+                self.kind, state, shared, self.version + offset, record
+            )
+            touched |= more
+        return Applied(state, shared, touched)
+
+    def apply(self, batch: list[Record], applied: Applied | None = None) -> Change | None:
         """Apply records in order; return the one change they make (None for an empty batch).
 
         A change is returned even when no view changed, so clients' versions stay contiguous.
-        ``applied``: the kind state and touched views the writer already computed for exactly this
-        batch from the current version (it validated the records that way), so the rules run once
-        per push; ignored unless the batch follows on from this version.
+        ``applied``: what ``try_apply`` computed for exactly this batch from the current version
+        (the writer validated the records that way), so the rules run once per push; ignored
+        unless the batch follows on from this version.
         """
         base, touched = self.version, set[str]()
         if applied is not None and batch and batch[0].seq == self.version + 1:
-            self.state, touched = applied
+            self.state, self.shared, touched = applied
             self.version, self.head_hash = batch[-1].seq, batch[-1].h or GENESIS
             batch = []
         for record in batch:
@@ -112,10 +170,9 @@ class LiveTournament:
         if self.kind is None:
             raise RuntimeError(f"{self.id}: record {record.seq} before tournament_created")
         try:
-            if desk_records.handles(data["type"]):  # shared by every kind: handled before it
-                self.shared, touched = desk_records.apply(self.shared, data)
-            else:
-                self.state, touched = self.kind.apply(self.state, record.seq, data)
+            self.state, self.shared, touched = apply_record(
+                self.kind, self.state, self.shared, record.seq, data
+            )
         except ScoringError as exc:
             # Only possible for a log written by something other than this API; keep replicas equal.
             log.warning("%s: record %s refused by the rules: %s", self.id, record.seq, exc)

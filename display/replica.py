@@ -17,7 +17,7 @@ import orjson
 from redis.asyncio import Redis
 
 from display.hub import Hub, Outgoing
-from display.live import Change, LiveTournament, fold
+from display.live import Applied, Change, LiveTournament, fold
 from display.store import LogStore, Record, _record
 
 log = logging.getLogger(__name__)
@@ -57,6 +57,9 @@ class Replica:
         # the writer, which applies them with the state it validated (rules run once per push); the
         # tail re-reads them from its cursor if the append failed.
         self.appending: set[str] = set()
+        # Called after records of a tournament were applied (``display.services`` sets it: a kind
+        # that follows other tournaments writes what it learnt).
+        self.on_applied: Callable[[str], None] | None = None
 
     async def run(self) -> None:
         """Tail forever; reconnects by itself after a Redis error (state is kept, reads resume)."""
@@ -105,9 +108,7 @@ class Replica:
         the same version (other processes still can: the store's compare-and-append decides)."""
         return self._write_locks.setdefault(tid, asyncio.Lock())
 
-    def ingest(
-        self, tid: str, batch: list[Record], applied: tuple[Any, set[str]] | None = None
-    ) -> None:
+    def ingest(self, tid: str, batch: list[Record], applied: Applied | None = None) -> None:
         """Apply records read from (or just appended to) ``tid``'s log and broadcast the change.
         ``applied``: the writer's own result of applying them (see ``LiveTournament.apply``)."""
         live = self.tournaments.get(tid)
@@ -116,9 +117,8 @@ class Replica:
         change = live.apply(batch, applied)
         if change is None:
             return
-        observe = getattr(live.kind, "observe", None)
-        if observe is not None:  # a kind that follows other tournaments (the UKPL season)
-            observe(self, tid)
+        if self.on_applied is not None:  # a kind that follows other tournaments (the UKPL season)
+            self.on_applied(tid)
         self.applied_at[tid] = time.time()
         self._pending.setdefault(tid, []).append(change)
         if tid not in self._flush_at:

@@ -26,6 +26,7 @@ from display.redis_supervisor import RedisSupervisor
 from display.replica import Replica
 from display.settings import Settings, insecure_redis
 from display.store import LogStore
+from display.writer import Writer
 
 log = logging.getLogger("backglass")
 
@@ -38,6 +39,7 @@ class Services:
     replica: Replica
     hub: Hub
     auth: Auth
+    writer: Writer
     td_password: TdPassword | None = None  # how this start settled it (what it printed)
     guard: regression.Guard | None = None  # store went back in time? (docs/store-loss.md)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -54,6 +56,15 @@ class Services:
             "players": len(live.views.get("players", {})),
             "machines": len(live.views.get("machines", {})),
         }
+
+
+def observe(writer: Writer, tid: str) -> None:
+    """Records of ``tid`` were applied: a kind that follows other tournaments (the UKPL season)
+    gets to write what it learnt, through ``writer``."""
+    live = writer.replica.tournaments.get(tid)
+    hook = getattr(live.kind, "observe", None) if live is not None else None
+    if hook is not None:
+        hook(writer, tid)
 
 
 @contextlib.asynccontextmanager
@@ -77,7 +88,9 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
     store = LogStore(redis, settings.key_prefix, settings.hash_chain)
     replica = Replica(store, tail, hub, settings.history_size)
     auth = Auth(redis, settings.key_prefix)
-    svc = Services(settings, redis, store, replica, hub, auth)
+    writer = Writer(store, replica, refuse=lambda tid: regression.refuse(svc, tid))
+    svc = Services(settings, redis, store, replica, hub, auth, writer)
+    replica.on_applied = lambda tid: observe(writer, tid)
     try:
         svc.td_password = await auth.ensure_td_password(settings.td_password, settings.data_dir)
         first, *notes = svc.td_password.lines()

@@ -10,7 +10,7 @@ a meeting's records were applied) compares each summary with what the other meet
 season last linked and, when they differ, appends the new summary to them; a meeting that left
 the season (its region or season changed) gets ``left: true`` in the others.
 
-Every server process runs this; the records are appended by compare-and-append with an
+Every server process runs this; the records go through the writer (compare-and-append) with an
 idempotency key per (meeting, version, summary), so two processes linking the same change write
 it once, and a process that lags behind sees the newer link and stops. Linking stops when every
 summary is in place, so meetings never echo each other. By ``server:season``.
@@ -28,8 +28,9 @@ from typing import Any
 
 import orjson
 
-from display.store import IdempotencyMismatch, VersionConflict
+from display.store import IdempotencyMismatch
 from display.ukpl_state import UkplState
+from display.writer import Writer
 from scoring.errors import ScoringError
 from scoring.ukpl_season import SeasonConfig, meet_from_standings
 
@@ -109,78 +110,94 @@ def _pair(
         yield target, source, {"tournament": source, "left": True}
 
 
-def observe(replica: Any, tid: str) -> None:
+def observe(writer: Writer, tid: str) -> None:
     """The replica applied records of meeting ``tid``: link what changed, in the background."""
-    if next(needed(replica, {tid}), None) is None:
+    if next(needed(writer.replica, {tid}), None) is None:
         return
-    _dirty.setdefault(replica, set()).add(tid)
-    task = _tasks.get(replica)
+    _dirty.setdefault(writer, set()).add(tid)
+    task = _tasks.get(writer)
     if task is None or task.done():
-        _tasks[replica] = asyncio.get_running_loop().create_task(_sync(replica), name="ukpl-season")
+        _tasks[writer] = asyncio.get_running_loop().create_task(_sync(writer), name="ukpl-season")
 
 
-async def _sync(replica: Any) -> None:
+async def _sync(writer: Writer) -> None:
     try:
-        while _dirty.get(replica):
-            changed = _dirty.pop(replica)
-            for target, source in dict.fromkeys((t, s) for t, s, _ in needed(replica, changed)):
-                await _link(replica, target, source)
+        while _dirty.get(writer):
+            changed = _dirty.pop(writer)
+            pairs = dict.fromkeys((t, s) for t, s, _ in needed(writer.replica, changed))
+            for target, source in pairs:
+                await _link(writer, target, source)
     except asyncio.CancelledError:
         raise
     except Exception as exc:  # Redis away: the next change of the meeting tries again
         log.warning("ukpl season: linking stopped: %s", exc)
 
 
-async def _link(replica: Any, target: str, source: str) -> None:
+class Unneeded(Exception):
+    """The link is in place already (another process, or this one, wrote it meanwhile)."""
+
+
+class Stale(Exception):
+    """The source meeting changed after its summary was taken: take it again."""
+
+
+def _missing(replica: Any, target: str, source: str) -> tuple[dict[str, Any], int] | None:
+    """The summary of ``source`` (or its leaving) that ``target`` lacks, with the version of
+    ``source`` it is taken from; None when ``target`` has it already."""
+    meetings = _meetings(replica)
+    if source not in meetings or target not in meetings:
+        return None
+    missing = next(_pair(meetings, source, target), None)
+    if missing is None:
+        return None
+    version = meetings[source].version
+    have = meetings[target].state.linked.get(source)
+    if have is not None and have.source["version"] >= version:
+        # Linked at this version of ``source`` or a later one: by another process (this replica
+        # lags and looks again when it catches up), or ``target`` left the season while
+        # ``source`` stayed as linked; then ``source``'s own link saying ``target`` left moves
+        # its version on, and its ``observe`` brings this back.
+        return None
+    return missing[2], version
+
+
+async def _link(writer: Writer, target: str, source: str) -> None:
     """Link ``source``'s summary (or its leaving) into ``target`` as of the version of ``source``
-    this replica has now. The summary is taken here, from the state that version names, not when
-    the link was found missing: the source may have changed while this waited for the write lock
-    or for earlier links, and a record pairing an older summary with a newer version would stand
-    as "linked at that version", so the newer summary would never be linked."""
-    async with replica.write_lock(target):
-        for _ in range(ATTEMPTS):
-            meetings = _meetings(replica)
-            if source not in meetings or target not in meetings:
-                return
-            missing = next(_pair(meetings, source, target), None)
-            if missing is None:
-                return  # nothing to link: another process, or this one, linked it meanwhile
-            payload = missing[2]
-            live, version = meetings[target], meetings[source].version
-            have = live.state.linked.get(source)
-            if have is not None and have.source["version"] >= version:
-                # Linked at this version of ``source`` or a later one: by another process (this
-                # replica lags and looks again when it catches up), or ``target`` left the season
-                # while ``source`` stayed as linked; then ``source``'s own link saying ``target``
-                # left moves its version on, and its ``observe`` brings this back.
-                return
-            fingerprint = hashlib.sha256(
-                orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)
-            ).hexdigest()
-            record = {
-                "type": "season_meeting_linked",
-                **payload,
-                "version": version,
-                "by": BY,
-                "at": datetime.now(UTC).isoformat(timespec="milliseconds"),
-            }
-            try:
-                live.kind.apply(live.state, live.version + 1, record)
-            except ScoringError as exc:
-                log.warning("ukpl season: %s refused the results of %s: %s", target, source, exc)
-                return
-            key = f"season-{source}-{version}-{fingerprint[:16]}"
-            try:
-                done = await replica.store.append(
-                    target, live.version, [record], key, fingerprint, prev_hash=live.head_hash
-                )
-            except VersionConflict as conflict:
-                await replica.wait_for(target, conflict.version)
-                continue
-            except IdempotencyMismatch:
-                return
-            if done.replayed:
-                await replica.wait_for(target, done.seq)
-            else:
-                replica.ingest(target, done.records([record]))
+    this replica has when the record is appended. The summary and the version are taken together,
+    and checked again under ``target``'s write lock (the precondition): the source may have
+    changed while this waited for the lock or for earlier links, and a record pairing an older
+    summary with a newer version would stand as "linked at that version", so the newer summary
+    would never be linked."""
+    for _ in range(ATTEMPTS):
+        found = _missing(writer.replica, target, source)
+        if found is None:
             return
+        payload, version = found
+
+        def still_current(state: UkplState, taken: tuple[dict[str, Any], int] = found) -> None:
+            now = _missing(writer.replica, target, source)
+            if now is None:
+                raise Unneeded
+            if now != taken:
+                raise Stale
+
+        fingerprint = hashlib.sha256(orjson.dumps(payload, option=orjson.OPT_SORT_KEYS)).hexdigest()
+        record = {
+            "type": "season_meeting_linked",
+            **payload,
+            "version": version,
+            "by": BY,
+            "at": datetime.now(UTC).isoformat(timespec="milliseconds"),
+        }
+        key = f"season-{source}-{version}-{fingerprint[:16]}"
+        try:
+            await writer.commit(
+                target, [record], key=key, fingerprint=fingerprint, precondition=still_current
+            )
+        except Stale:
+            continue
+        except (Unneeded, IdempotencyMismatch):
+            return
+        except ScoringError as exc:
+            log.warning("ukpl season: %s refused the results of %s: %s", target, source, exc)
+        return

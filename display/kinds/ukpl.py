@@ -81,12 +81,12 @@ class UkplKind:
         settings = meeting.format.settings_dict(meeting.config)
         return UkplState(meeting=meeting, settings=settings, options=options)
 
-    def observe(self, replica: Any, tid: str) -> None:
+    def observe(self, writer: Any, tid: str) -> None:
         """After records of ``tid`` were applied (called by ``display.replica``): keep the
         season's meetings in step (``display.ukpl_season_view``)."""
         from display import ukpl_season_view
 
-        ukpl_season_view.observe(replica, tid)
+        ukpl_season_view.observe(writer, tid)
 
     def apply(
         self, state: UkplState, seq: int, record: dict[str, Any]

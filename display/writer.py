@@ -1,0 +1,204 @@
+"""The write path as one unit: ``Writer.commit`` (architecture principle 2).
+
+Every record that enters a log goes through here: the API's writes, the desk's, a log import and
+the UKPL season links. In order:
+
+1. A record without ``by``/``at``, or a correction, void or penalty without ``reason``, is a
+   programming error (RuntimeError): every caller stamps its records.
+2. An ``Idempotency-Key`` used before with the same fingerprint returns the first answer; with
+   another fingerprint IdempotencyMismatch (422).
+3. Under the tournament's write lock (one per process): the store-regression guard (503 while the
+   store lost records, docs/store-loss.md), the caller's precondition (an ``If-Match`` check),
+   then the records are applied to the replica's state at version V (``LiveTournament.try_apply``:
+   a rule refusal is a ScoringError, 4xx, and nothing is written).
+4. One compare-and-append at V (``LogStore.append``); another process's append in between means
+   catch up and try again.
+5. The state the rules computed is handed to the replica (the rules run once per push), which
+   broadcasts the change; the answer goes out after Redis acknowledged.
+
+``restore`` appends under the same lock but not through here: it puts back records that were
+already acknowledged once, so they are not validated again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from display.errors import ApiError
+from display.live import Applied, RecordRefused, check_new
+from display.replica import Replica
+from display.store import LogStore, VersionConflict, audit_problem
+from scoring.errors import ScoringError
+
+MAX_ATTEMPTS = 20
+MAX_KEY = 200
+THREAD_ABOVE = 100
+"""A new tournament with more records than this (a log import) is checked in a thread, so a long
+log never holds the event loop."""
+
+Precondition = Callable[[Any], None]
+"""Runs under the write lock against the kind's state at V; refuses by raising (ApiError 412 …)."""
+Explain = Callable[[int, Exception], Exception]
+"""A new tournament's record ``seq`` (1-based) was refused with an error: the error to raise."""
+Check = Callable[[], Awaitable[None]]
+"""A caller's own check of a new tournament's records, after the rules passed them (a log
+import's hash chain); refuses by raising."""
+
+
+@dataclass(frozen=True)
+class Committed:
+    """A write's outcome: ``version`` of its last record, and whether it was a replay of an
+    earlier write with the same Idempotency-Key (nothing was appended)."""
+
+    version: int
+    replayed: bool
+
+
+class Writer:
+    """Validates and appends records for every tournament of one ``LogStore`` (module docstring).
+
+    ``refuse(tid)``: raises ApiError 503 while writes to ``tid`` must wait (the store-regression
+    guard's check, docs/store-loss.md)."""
+
+    def __init__(
+        self, store: LogStore, replica: Replica, refuse: Callable[[str | None], None]
+    ) -> None:
+        self.store = store
+        self.replica = replica
+        self.refuse = refuse
+
+    async def commit(
+        self,
+        tid: str,
+        records: Sequence[dict[str, Any]],
+        *,
+        key: str | None = None,
+        fingerprint: str = "",
+        precondition: Precondition | None = None,
+        create: bool = False,
+        explain: Explain | None = None,
+        also_check: Check | None = None,
+        stamped: bool = True,
+        wait: float = 5.0,
+    ) -> Committed:
+        """Append ``records`` to ``tid`` (with ``create``: as a new tournament, the first record
+        being ``tournament_created``). Returns the committed version.
+
+        Raises ScoringError when the rules refuse (4xx); ApiError 404 (unknown tournament), 409
+        (a new tournament's id is taken), 400 (a malformed key), 503 (store behind, or busy);
+        IdempotencyMismatch (the key was used for another request). ``create``: a refused record
+        raises ``explain(seq, error)`` when given (a log import names the line), else the error;
+        then ``also_check`` runs, before the lock. ``stamped=False``: the records come from a log
+        file (an import), which keeps them as they were written, audit fields or not. When the rules or the precondition refuse a write whose
+        key a copy of it used meanwhile (the copy held the lock, or another process won the
+        append), it answers as the copy did. ``wait``: seconds to wait for the replica to reach
+        a replayed version."""
+        for record in records if stamped else ():  # the schemas require a reason, stamp() the rest
+            if (problem := audit_problem(record)) is not None:
+                raise RuntimeError(f"commit() was given {problem}")
+        if key is not None and not 1 <= len(key) <= MAX_KEY:
+            raise ApiError(
+                400, "invalid_idempotency_key", f"An Idempotency-Key has 1 to {MAX_KEY} characters."
+            )
+        try:
+            return await self._commit(
+                tid, records, key, fingerprint, precondition, create, (explain, also_check), wait
+            )
+        except (ApiError, ScoringError) as refusal:
+            if not key or (isinstance(refusal, ApiError) and refusal.status not in (403, 409, 412)):
+                raise
+            if (earlier := await self._replayed(tid, key, fingerprint, wait)) is None:
+                raise
+            return earlier
+
+    async def _replayed(
+        self, tid: str, key: str, fingerprint: str, wait: float
+    ) -> Committed | None:
+        seq = await self.store.replayed(tid, key, fingerprint)
+        if seq is None:
+            return None
+        await self.replica.wait_for(tid, seq, timeout=wait)
+        return Committed(seq, True)
+
+    @staticmethod
+    async def _check_new(records: Sequence[dict[str, Any]], explain: Explain | None) -> None:
+        """A new tournament's records depend on nothing else: checked before the lock, in a
+        thread when there are many."""
+        try:
+            if len(records) > THREAD_ABOVE:
+                await asyncio.to_thread(check_new, records)
+            else:
+                check_new(records)
+        except RecordRefused as refused:
+            raise (explain(refused.seq, refused.cause) if explain else refused.cause) from None
+
+    async def _commit(
+        self,
+        tid: str,
+        records: Sequence[dict[str, Any]],
+        key: str | None,
+        fingerprint: str,
+        precondition: Precondition | None,
+        create: bool,
+        checks: tuple[Explain | None, Check | None],
+        wait: float,
+    ) -> Committed:
+        if key is not None and (earlier := await self._replayed(tid, key, fingerprint, wait)):
+            return earlier
+        if create:
+            explain, also_check = checks
+            await self._check_new(records, explain)
+            if also_check is not None:
+                await also_check()
+        async with self.replica.write_lock(tid):
+            self.refuse(tid)
+            for _ in range(MAX_ATTEMPTS):
+                try:
+                    return await self._attempt(tid, records, key, fingerprint, precondition, create)
+                except VersionConflict as conflict:
+                    if create:
+                        raise ApiError(409, "duplicate", f"Tournament {tid} exists.") from None
+                    await self.replica.wait_for(tid, conflict.version)
+        raise ApiError(503, "busy", "The server is very busy; send the same request again.")
+
+    async def _attempt(
+        self,
+        tid: str,
+        records: Sequence[dict[str, Any]],
+        key: str | None,
+        fingerprint: str,
+        precondition: Precondition | None,
+        create: bool,
+    ) -> Committed:
+        """One validate-and-append at the replica's current version; VersionConflict if another
+        process appended first."""
+        live = self.replica.tournaments.get(tid)
+        applied: Applied | None = None
+        if create:
+            if live is not None:
+                raise ApiError(409, "duplicate", f"Tournament {tid} already exists.")
+            version, prev_hash = 0, None
+        else:
+            if live is None or live.kind is None:
+                raise ApiError(404, "unknown_tournament", f"There is no tournament {tid}.")
+            if precondition is not None:  # under the lock: two writers cannot both pass
+                precondition(live.state)
+            applied = live.try_apply(records)
+            version, prev_hash = live.version, live.head_hash
+        # Rules once per push: while the append is in flight the tail leaves this log to us (no
+        # await between the append's answer and the ingest below, so it cannot slip in).
+        self.replica.appending.add(tid)
+        try:
+            appended = await self.store.append(
+                tid, version, records, key, fingerprint, register=create, prev_hash=prev_hash
+            )
+        finally:
+            self.replica.appending.discard(tid)
+        if appended.replayed or applied is None:  # a copy with the same key got in; or created
+            await self.replica.wait_for(tid, appended.seq, timeout=30 if create else 5)
+        else:
+            self.replica.ingest(tid, appended.records(records), applied=applied)
+        return Committed(appended.seq, appended.replayed)
