@@ -15,7 +15,7 @@ the two formats over) with the close, machine faults and the Classic's semi-fina
 
 ``qualifying_closed`` sets ``closed_after`` to the version just before it, so every score
 recorded before it counts and none after. ``machine_fault`` decides with
-``scoring.epc_classic.machine_fault`` from the scores recorded so far (closed, or replaced by
+``scoring.epc.classic.machine_fault`` from the scores recorded so far (closed, or replaced by
 ``replacement``, wiping its scores, those players owed a free game). ``stage_advanced`` to the
 Classic semi-finals takes ``machines: {"1": id, "2": id}`` (optional; semi-final 1, of machines
 1-4's qualifiers, must be on one of machines 5-8 and vice versa).
@@ -38,7 +38,7 @@ from display.kinds.base import EVERY_VIEW
 from display.kinds.machines import HALL_RECORDS, MACHINES
 from display.views import compact
 from scoring import EPC_CLASSIC
-from scoring.epc_classic import (
+from scoring.epc.classic import (
     ClassicConfig,
     after_fault,
     classic_final,
@@ -46,9 +46,9 @@ from scoring.epc_classic import (
     classic_semifinals,
     machine_fault,
 )
-from scoring.epc_classic_board import place_leads
-from scoring.epc_finals import Game, GameResult, play_game
-from scoring.epc_stages import UnresolvedTie
+from scoring.epc.classic_board import place_leads
+from scoring.epc.finals import Game, GameResult, play_game
+from scoring.epc.stages import UnresolvedTie
 from scoring.errors import (
     EntryNotAllowed,
     MachineAlreadyPlayed,

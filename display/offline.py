@@ -9,7 +9,7 @@ player's second score on a machine is their joker game) and prints
 ``player,position,total_points,band``.
 
 UKPL season (``--format ukpl-season``): reads published meeting results ``--results DIR_OR_CSV``
-(see ``SEASON_HELP``) and prints the region's season table (UKPL 1E, 3E-3G; ``scoring.ukpl_season``).
+(see ``SEASON_HELP``) and prints the region's season table (UKPL 1E, 3E-3G; ``scoring.ukpl.season``).
 
 A blank score cell is no entry. ``--set key=value`` sets a format setting (``ties=low``,
 ``scale=linear``, ``qualifiers=8``). A bad row stops with ``line N: ...`` and exit code 2.
@@ -40,7 +40,7 @@ from scoring import (
     points_text,
     record_entry,
 )
-from scoring.ukpl_season import (
+from scoring.ukpl.season import (
     Meet,
     MeetResult,
     SeasonConfig,

@@ -1,7 +1,7 @@
 """UKPL meeting records and settings as JSON <-> the rule engines' frozen values.
 
 Settings of a "ukpl-meeting" beyond the meeting format's own (``ties``, ``bonus``, ``no_score``,
-``scoring.ukpl_meeting``), each a documented choice:
+``scoring.ukpl.meeting``), each a documented choice:
 
 | setting          | default            | meaning                                                        |
 |------------------|--------------------|----------------------------------------------------------------|
@@ -14,7 +14,7 @@ Settings of a "ukpl-meeting" beyond the meeting format's own (``ties``, ``bonus`
 | disqualified     | "zero"             | 7A disqualification: "zero" every score, or "remove" the games |
 | escalation       | "enforce"          | 7A "next level ... as a minimum": "enforce" or "off"           |
 | counted, qualifiers, min_competitors, countback, tie_break, missing | the season table's |
-|                  |                    | (``scoring.ukpl_season.SeasonConfig``); the latest meeting's   |
+|                  |                    | (``scoring.ukpl.season.SeasonConfig``); the latest meeting's   |
 |                  |                    | settings are the season's                                      |
 """
 
@@ -29,7 +29,7 @@ from typing import Any, get_args
 from scoring.errors import InvalidScore, SettingsError
 from scoring.settings import check_known
 from scoring.tournament import check_score
-from scoring.ukpl_adjust import (
+from scoring.ukpl.adjust import (
     AdjustConfig,
     ExtraBall,
     Jackpot,
@@ -40,10 +40,10 @@ from scoring.ukpl_adjust import (
     Replay,
     SlamTilt,
 )
-from scoring.ukpl_meeting import UkplConfig
-from scoring.ukpl_region import SeasonMeet
-from scoring.ukpl_season import Meet, MeetResult, SeasonConfig, parse_season_settings
-from scoring.ukpl_season import season_table as _season_table
+from scoring.ukpl.meeting import UkplConfig
+from scoring.ukpl.region import SeasonMeet
+from scoring.ukpl.season import Meet, MeetResult, SeasonConfig, parse_season_settings
+from scoring.ukpl.season import season_table as _season_table
 
 MEETING_KEYS = frozenset(UkplConfig.__dataclass_fields__)
 SEASON_KEYS = frozenset(SeasonConfig.__dataclass_fields__)
@@ -136,7 +136,7 @@ def _text(raw: Mapping[str, Any], key: str, longest: int) -> str | None:
 
 
 def decision(record: Mapping[str, Any]) -> Record:
-    """A decision record -> its ``scoring.ukpl_adjust`` value (UKPL 2E, 6A, 6C, 7A, 7C, 7D).
+    """A decision record -> its ``scoring.ukpl.adjust`` value (UKPL 2E, 6A, 6C, 7A, 7C, 7D).
     Raises InvalidScore for a jackpot value that is not a score, ValueError for another type."""
     kind = record["type"]
     who = {"by": str(record.get("by", "")), "reason": str(record.get("reason", ""))}
@@ -185,7 +185,7 @@ def points(value: Any) -> Fraction | None:
 
 def imported_meet(record: Mapping[str, Any]) -> tuple[SeasonMeet, dict[str, str]]:
     """A ``season_results_imported`` record -> (the meeting, player names given). Raises
-    InvalidScore or DuplicateRegistration as ``scoring.ukpl_season.season_table`` would."""
+    InvalidScore or DuplicateRegistration as ``scoring.ukpl.season.season_table`` would."""
     results, names = [], {}
     for row in record["rows"]:
         player = str(row["player"])

@@ -32,7 +32,7 @@ from display.store import IdempotencyMismatch
 from display.ukpl_state import UkplState
 from display.writer import Writer
 from scoring.errors import ScoringError
-from scoring.ukpl_season import SeasonConfig, meet_from_standings
+from scoring.ukpl.season import SeasonConfig, meet_from_standings
 
 log = logging.getLogger(__name__)
 

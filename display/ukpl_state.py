@@ -4,7 +4,7 @@ on the day, the season's other meetings, and the counting meeting they give.
 The counting meeting is the ``machines`` kind's ``HallTournament`` (players, machines, one
 counting score per player and machine, standings, and the hall: queues, machine status,
 corrections). Games and decisions are kept here as recorded; ``settle`` recomputes the counting
-scores from them (``scoring.ukpl_games.counting``) and keeps the hall as it is.
+scores from them (``scoring.ukpl.games.counting``) and keeps the hall as it is.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from scoring.corrections import without_entries
 from scoring.errors import EntryNotAllowed
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import rebuild
-from scoring.ukpl_adjust import Applied, Penalty, Substitute
-from scoring.ukpl_games import (
+from scoring.ukpl.adjust import Applied, Penalty, Substitute
+from scoring.ukpl.games import (
     Decision,
     check_decision,
     check_game,
@@ -29,8 +29,8 @@ from scoring.ukpl_games import (
     pending_faults,
     removed_machines,
 )
-from scoring.ukpl_region import SeasonMeet, bans_at, is_guest
-from scoring.ukpl_season import Meet, meet_from_standings
+from scoring.ukpl.region import SeasonMeet, bans_at, is_guest
+from scoring.ukpl.season import Meet, meet_from_standings
 
 if TYPE_CHECKING:
     from display.hall_state import HallTournament
@@ -120,7 +120,7 @@ class UkplState:
 
 def settle(state: UkplState) -> UkplState:
     """The counting meeting recomputed from every game and decision (UKPL 2E, 2F, 6A, 6C, 7A,
-    7C, 7D, via ``scoring.ukpl_games.counting``), with the bans of the season's other meetings;
+    7C, 7D, via ``scoring.ukpl.games.counting``), with the bans of the season's other meetings;
     the hall is kept. Raises the rule error a game or decision now breaks (the record is then
     refused)."""
     season = {rec.OWN: SeasonMeet(Meet(rec.OWN), state.options.held, state.own_penalties(rec.OWN))}
@@ -152,7 +152,7 @@ def add_games(
     state: UkplState, seq: int, entries: list[Entry], record: Mapping[str, Any]
 ) -> tuple[UkplState, bool]:
     """Record games (one, or a multiplayer game's): checked by the UKPL rules
-    (``scoring.ukpl_games.check_game``) and by the hall (machine status, withdrawn players,
+    (``scoring.ukpl.games.check_game``) and by the hall (machine status, withdrawn players,
     queues). Returns (state, whether every view must be rebuilt). Raises the rule error."""
     why = {p: _ban_text(penalty) for p, penalty in state.banned.items()}
     games = state.games
@@ -179,7 +179,7 @@ def add_games(
 
 def decide(state: UkplState, seq: int, record: Mapping[str, Any]) -> UkplState:
     """Record an adjustment (UKPL 2E, 6A, 6C, 7A, 7C, 7D): checked by
-    ``scoring.ukpl_games.check_decision`` (7A escalation per the ``escalation`` setting), then
+    ``scoring.ukpl.games.check_decision`` (7A escalation per the ``escalation`` setting), then
     the meeting is settled. Raises the rule error."""
     decided = Decision(seq, rec.decision(record))
     check_decision(

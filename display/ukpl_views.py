@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from scoring.errors import ScoringError
 from scoring.rounding import points_json
-from scoring.ukpl_region import held_order, region_season
-from scoring.ukpl_season import region_competitors
+from scoring.ukpl.region import held_order, region_season
+from scoring.ukpl.season import region_competitors
 
 if TYPE_CHECKING:
     from display.ukpl_state import UkplState
@@ -96,7 +96,7 @@ def adjustments_view(state: UkplState) -> dict[str, Any]:
 
 def season_view(state: UkplState, meta: dict[str, Any]) -> dict[str, Any]:
     """``season``: the region's season table with this meeting live in it (UKPL 1C, 1E, 1G, 3C,
-    3E-3G; ``scoring.ukpl_region``). A meeting id that another meeting of the season also has is a
+    3E-3G; ``scoring.ukpl.region``). A meeting id that another meeting of the season also has is a
     ``problem`` shown with the table (this meeting's results are the ones counted)."""
     options = state.options
     own = options.meet or str(meta["id"])

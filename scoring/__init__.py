@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from scoring.epc_classic import EPC_CLASSIC
-from scoring.epc_kids import EPC_KIDS
-from scoring.epc_qualifying import EPC_QUALIFYING, EpcConfig, EpcQualifying, cut_band
+from scoring.epc.classic import EPC_CLASSIC
+from scoring.epc.kids import EPC_KIDS
+from scoring.epc.qualifying import EPC_QUALIFYING, EpcConfig, EpcQualifying, cut_band
 from scoring.errors import (
     DuplicateRegistration,
     EntryNotAllowed,
@@ -51,7 +51,7 @@ from scoring.tournament import (
     rebuild,
     record_entry,
 )
-from scoring.ukpl_meeting import UKPL_MEETING, UkplConfig, UkplMeeting, league_points
+from scoring.ukpl.meeting import UKPL_MEETING, UkplConfig, UkplMeeting, league_points
 
 FORMATS: Mapping[str, Format] = MappingProxyType(
     {fmt.name: fmt for fmt in (EPC_QUALIFYING, UKPL_MEETING, EPC_CLASSIC, EPC_KIDS)}

@@ -3,7 +3,7 @@
 A machine is *closed* (no more scores) or *replaced* (by another machine of the tournament). The
 competition's own rule decides what happens to the scores already recorded on it:
 
-- EPC Classic (EPC 2009, EPC Classic Tournament): ``scoring.epc_classic.machine_fault`` decides.
+- EPC Classic (EPC 2009, EPC Classic Tournament): ``scoring.epc.classic.machine_fault`` decides.
   With 10 or more players' scores it "will be closed to further qualification but all scores will
   stand", so a replacement is refused; with fewer it "may ... be replaced": its scores are wiped and
   "those players will be given a free game on the replacement machine"; closed with no
@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from scoring.corrections import without_entries
-from scoring.epc_classic import ClassicConfig, after_fault, machine_fault
+from scoring.epc.classic import ClassicConfig, after_fault, machine_fault
 from scoring.errors import EntryNotAllowed
 from scoring.model import Entry
 from scoring.tournament import Tournament

@@ -6,7 +6,7 @@ higher positions") and leaves the scale below open (docs/rules.md, EPC 2009). Ba
 scales in use in the pinball world as named presets, plus a custom table.
 
 A scale gives the points of an *untied* place. Equal scores share a place and both get that
-place's points (the better place), see ``scoring.epc_qualifying``.
+place's points (the better place), see ``scoring.epc.qualifying``.
 
 Sources (read 2026):
 

@@ -11,7 +11,7 @@ import pytest
 
 from scoring import EPC_CLASSIC, EPC_KIDS, EPC_QUALIFYING, FORMATS, UKPL_MEETING
 from scoring.corrections import UnknownEntry, correct_entry, find_entry, void_entry
-from scoring.epc_classic import classic_qualifiers
+from scoring.epc.classic import classic_qualifiers
 from scoring.errors import InvalidScore, MachineAlreadyPlayed, TooManyMachines, UnknownPlayer
 from scoring.model import Entry
 from scoring.tournament import Tournament, check_entry

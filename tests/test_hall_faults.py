@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scoring import EPC_CLASSIC, EPC_KIDS, EPC_QUALIFYING, UKPL_MEETING
-from scoring.epc_classic import Fault, MachineClosed, machine_slots
+from scoring.epc.classic import Fault, MachineClosed, machine_slots
 from scoring.machine_faults import ReplacementRefused, bring_back, take_out
 from scoring.model import Entry
 from scoring.tournament import Tournament, check_entry

@@ -9,7 +9,7 @@ import pytest
 
 from display.hall_state import MachineUnavailable
 from display.kinds.machines import MACHINES
-from scoring.epc_classic import Fault
+from scoring.epc.classic import Fault
 from scoring.machine_faults import ReplacementRefused
 from tests.test_queue_api import act, order, steward
 from tests.test_queue_flow import Hall

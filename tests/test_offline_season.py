@@ -1,5 +1,5 @@
 """``backglass standings --format ukpl-season``: a UKPL season table from published meeting results
-(display/offline.py, scoring/ukpl_season.py), through click's runner."""
+(display/offline.py, scoring/ukpl/season.py), through click's runner."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The pure rules a live UKPL meeting adds (scoring/ukpl_games.py, scoring/ukpl_region.py), worked
+"""The pure rules a live UKPL meeting adds (scoring/ukpl/games.py, scoring/ukpl/region.py), worked
 by hand from ukpl-rules.txt: 1C/3C regions, 2F multiplayer groups, 3A one game per machine, 6A
 substitutes, 6C faults opening one more game, 7A bans and escalation; and the season put together
 from meetings held in order (1B, 3E, 1E)."""
@@ -13,8 +13,8 @@ import pytest
 
 from scoring.errors import DuplicateRegistration, EntryNotAllowed, MachineAlreadyPlayed
 from scoring.model import Entry
-from scoring.ukpl_adjust import OneBallAdded, Penalty, Replay, SlamTilt, Substitute
-from scoring.ukpl_games import (
+from scoring.ukpl.adjust import OneBallAdded, Penalty, Replay, SlamTilt, Substitute
+from scoring.ukpl.games import (
     Decision,
     check_decision,
     check_escalation,
@@ -23,7 +23,7 @@ from scoring.ukpl_games import (
     counting,
     pending_faults,
 )
-from scoring.ukpl_region import (
+from scoring.ukpl.region import (
     SeasonMeet,
     bans_at,
     held_order,
@@ -32,7 +32,7 @@ from scoring.ukpl_region import (
     same_region,
     season_settings,
 )
-from scoring.ukpl_season import Meet, MeetResult, SeasonConfig
+from scoring.ukpl.season import Meet, MeetResult, SeasonConfig
 from tests.scoring.test_purity import CITATION, public_definitions
 
 WHO = {"by": "td:Coordinator", "reason": "see the score card"}
@@ -77,7 +77,7 @@ def test_a_second_game_needs_a_fault_and_each_fault_opens_one() -> None:
 
 
 def test_a_pending_fault_leaves_the_game_as_played() -> None:
-    """Until the replay is in, the first game counts (the choice in scoring/ukpl_games.py)."""
+    """Until the replay is in, the first game counts (the choice in scoring/ukpl/games.py)."""
     games = [game(2, "1", "tz", 500), game(3, "2", "tz", 300)]
     fault = [Decision(4, Replay(player="1", machine="tz", **WHO))]
     assert [e.score for e in counting(games, fault).entries] == [500, 300]

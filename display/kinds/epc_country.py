@@ -1,7 +1,7 @@
 """The ``epc_country`` kind: the EPC 2009 Country Competition (format ``"epc-country"``) live.
 
 Rules: EPC 2009 rules, "EPC COUNTRY COMPETITION 2009 RULES", computed by
-``scoring.epc_country`` (its ``CountryConfig`` fields are this format's settings, plus
+``scoring.epc.country`` (its ``CountryConfig`` fields are this format's settings, plus
 ``team_players``, 4). 20 seeded teams in 5 groups play 3 matches each (two machines, two players of
 each team on each, places 9/5/2/0) and one 4-ball game (17, 14, 12 … 1 for 1st-13th); the six best
 totals play a round-robin final. Records (each also carries ``by`` and ``at``):

@@ -17,7 +17,7 @@ from display import api as core
 from display import preconditions
 from display.errors import ApiError
 from display.schemas import Body, Id, Name
-from scoring.epc_country import finalists
+from scoring.epc.country import finalists
 from scoring.errors import EntryNotAllowed
 
 KIND_NAME = "epc_country"

@@ -29,7 +29,7 @@ from display.kinds.epc_country_state import (
     stage_of,
     undecided,
 )
-from scoring.epc_country import (
+from scoring.epc.country import (
     FourBallGame,
     GameScore,
     Late,

@@ -1,5 +1,5 @@
 """The live state of an EPC Country Competition: the records applied so far and the tables the rule
-engine (``scoring.epc_country``) computes from them.
+engine (``scoring.epc.country``) computes from them.
 
 Pure: ``CountryState`` is frozen; the record handlers in ``display.kinds.epc_country_records`` return
 a new state and ``derive`` recomputes every table from the inputs, so a state is the same function
@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Literal
 
-from scoring.epc_country import (
+from scoring.epc.country import (
     CountryConfig,
     Finalist,
     FinalTable,
@@ -41,7 +41,7 @@ from scoring.settings import check_known, whole_number
 TITLE = "EPC Country Competition"
 Stage = Literal["qualifying", "final", "complete"]
 FINAL = "final"
-"""The name of the final's group (``scoring.epc_country.final_group``) and the prefix of its fixture
+"""The name of the final's group (``scoring.epc.country.final_group``) and the prefix of its fixture
 ids."""
 
 CONFIG_KEYS = tuple(f.name for f in fields(CountryConfig))

@@ -1,4 +1,4 @@
-"""View documents of an EPC Country Competition, reshaped from what ``scoring.epc_country`` computed.
+"""View documents of an EPC Country Competition, reshaped from what ``scoring.epc.country`` computed.
 
 No rule is decided here. Shapes (absent key = none; documents never hold null):
 
@@ -37,7 +37,7 @@ from display.kinds.epc_country_state import (
     undecided,
 )
 from display.views import compact
-from scoring.epc_country import Late, MatchResult, game_result
+from scoring.epc.country import Late, MatchResult, game_result
 from scoring.rounding import points_json as number
 
 COUNTRY_VIEWS = (

@@ -30,7 +30,7 @@ default the first 8 added; ``pairs``: the TD's partners by seed, default ``pairi
 places), ``"quarterfinal"`` (the top 8 with ``quarterfinal_ties="playoff"``), ``"A"``, ``"B"``,
 ``"playoff"`` or ``"final"`` (equal scores in that game with ``game_ties="playoff"``).
 
-Settings: every "epc-qualifying" setting, plus the stage choices of ``scoring.epc_stages``
+Settings: every "epc-qualifying" setting, plus the stage choices of ``scoring.epc.stages``
 (``replaced_rank``, ``vacancies``, ``absent_standby``, ``pairing``, ``quarterfinal_ties`` for the
 stages' ``cut_ties``, ``place_ties``, ``game_ties``); ``qualify``, ``standby`` and ``scale`` serve
 both.

@@ -2,8 +2,8 @@
 
 ``MainState`` holds the qualifying ``Tournament`` (run exactly as "epc-qualifying") and the stage
 records applied since qualifying closed. Everything the stages decide (seeding, line-up, draw,
-quarter-final table, semi-final and final results, placings) is computed by ``scoring.epc_stages``,
-``scoring.epc_quarterfinal`` and ``scoring.epc_finals``; this module only keeps the inputs and
+quarter-final table, semi-final and final results, placings) is computed by ``scoring.epc.stages``,
+``scoring.epc.quarterfinal`` and ``scoring.epc.finals``; this module only keeps the inputs and
 refuses records the rules do not allow now (a ``ScoringError``, which the API answers with a 4xx).
 """
 
@@ -14,10 +14,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from scoring.epc_finals import Game, GameResult, Placing, final_placings, finals_games, play_game
-from scoring.epc_finals import semifinal_games as _semifinal_games
-from scoring.epc_quarterfinal import Draw, QuarterFinal, quarterfinal, quarterfinal_draw
-from scoring.epc_stages import (
+from scoring.epc.finals import Game, GameResult, Placing, final_placings, finals_games, play_game
+from scoring.epc.finals import semifinal_games as _semifinal_games
+from scoring.epc.quarterfinal import Draw, QuarterFinal, quarterfinal, quarterfinal_draw
+from scoring.epc.stages import (
     EpcStagesConfig,
     Lineup,
     Registrations,

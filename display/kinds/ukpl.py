@@ -33,7 +33,7 @@ through the hall is this kind's substitution (6A: its games are replayed on the 
 
 Every game stays in the log; an adjustment changes what counts, never the record of the game. A
 fault recorded first lets the player's next game on that machine in (the replay, or the one ball
-of a new game); until it is played the original game counts (``scoring.ukpl_games``). Views: the
+of a new game); until it is played the original game counts (``scoring.ukpl.games``). Views: the
 machines kind's plus ``adjustments`` and ``season`` (``display.ukpl_views``).
 """
 
@@ -53,8 +53,8 @@ from display.ukpl_state import Outside, Registration, UkplState
 from scoring import FORMATS
 from scoring.errors import EntryNotAllowed
 from scoring.model import Entry
-from scoring.ukpl_games import check_group
-from scoring.ukpl_region import is_guest
+from scoring.ukpl.games import check_group
+from scoring.ukpl.region import is_guest
 
 FORMAT = "ukpl-meeting"
 SEASON_RECORDS = ("season_results_imported", "season_results_removed")

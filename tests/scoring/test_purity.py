@@ -16,18 +16,18 @@ RULE_MODULES = [
     "ranking.py",
     "scales.py",
     "rounding.py",
-    "epc_qualifying.py",
-    "ukpl_meeting.py",
-    "ukpl_season.py",
-    "ukpl_adjust.py",
-    "epc_stages.py",
-    "epc_quarterfinal.py",
-    "epc_finals.py",
-    "epc_classic.py",
-    "epc_kids.py",
-    "epc_country.py",
-    "epc_country_match.py",
-    "epc_country_tables.py",
+    "epc/qualifying.py",
+    "ukpl/meeting.py",
+    "ukpl/season.py",
+    "ukpl/adjust.py",
+    "epc/stages.py",
+    "epc/quarterfinal.py",
+    "epc/finals.py",
+    "epc/classic.py",
+    "epc/kids.py",
+    "epc/country/__init__.py",
+    "epc/country/match.py",
+    "epc/country/tables.py",
 ]
 CITATION = re.compile(
     r"EPC\s+2009,\s+(EPC\s+(Qualifying|Quarter-Finals|Semi-Finals|Finals|Classic|Country)"
@@ -47,7 +47,7 @@ def imported(tree: ast.Module) -> set[str]:
 
 
 def test_the_package_is_found() -> None:
-    assert {p.name for p in MODULES} >= {"__init__.py", *RULE_MODULES}
+    assert {str(p.relative_to(SCORING)) for p in MODULES} >= {"__init__.py", *RULE_MODULES}
     assert (SCORING / "fwpl" / "games.py") in MODULES  # sub-packages are checked too
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_builders import build
 
 from scoring import EPC_CLASSIC, EPC_KIDS, EPC_QUALIFYING, UKPL_MEETING, Entry, record_entry
 from scoring.tournament import Tournament
 from scoring.what_if import Need, Target, least_score, reaches, what_i_need
+from tests.scoring.scoring_builders import build
 
 # m1: A 5,000, B 3,000; m2: A 1,000. Points: A 100 + 100 = 200, B 90, C nothing yet.
 EPC_FIELD = [("m1", "A", 5_000), ("m1", "B", 3_000), ("m2", "A", 1_000)]

@@ -6,15 +6,15 @@ inputs, chained in the order the day runs:
 
 - ``seeding``: qualifying standings -> seeds 1..32, stand-by 33..38 and everybody else;
 - ``substitute``: the seeding and who re-registered for each round -> the quarter-final line-up;
-- ``scoring.epc_quarterfinal``: the draw (pairs, machines) and the quarter-final standings;
-- ``scoring.epc_finals``: the semi-finals, the 5th-8th play-off, the grand final, final placings.
+- ``scoring.epc.quarterfinal``: the draw (pairs, machines) and the quarter-final standings;
+- ``scoring.epc.finals``: the semi-finals, the 5th-8th play-off, the grand final, final placings.
 
 Choices the text leaves open (docs/rules.md, "EPC 2009"), each a field of ``EpcStagesConfig``
 (its docstring gives each default's reason):
 
 - the replaced player's "final rank of the player who replaced them": ``replaced_rank``;
 - vacancies in both quarter-final rounds: ``vacancies``; an absent stand-by: ``absent_standby``;
-- quarter-final partners: ``pairing`` (or the TD's pairs, ``scoring.epc_quarterfinal``);
+- quarter-final partners: ``pairing`` (or the TD's pairs, ``scoring.epc.quarterfinal``);
 - equal quarter-final totals at the top-8 cut and for 9th-32nd: ``cut_ties``, ``place_ties``;
 - equal scores in a semi-final or final game: ``game_ties``.
 

@@ -8,12 +8,11 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_builders import build, table
 from test_epc_stages import uncited
 
-import scoring.epc_classic
+import scoring.epc.classic
 from scoring import Entry, Machine, Player, SettingsError, Tournament, rebuild, record_entry
-from scoring.epc_classic import (
+from scoring.epc.classic import (
     EPC_CLASSIC,
     ClassicConfig,
     Fault,
@@ -25,10 +24,11 @@ from scoring.epc_classic import (
     classic_semifinals,
     machine_fault,
 )
-from scoring.epc_finals import play_game
-from scoring.epc_kids import QualifyingClosed
-from scoring.epc_stages import UnresolvedTie
+from scoring.epc.finals import play_game
+from scoring.epc.kids import QualifyingClosed
+from scoring.epc.stages import UnresolvedTie
 from scoring.errors import EntryNotAllowed
+from tests.scoring.scoring_builders import build, table
 
 EIGHT = [str(m) for m in range(1, 9)]
 
@@ -285,4 +285,4 @@ def test_incremental_equals_rebuild_and_places_are_distinct(
 
 def test_every_public_definition_cites_its_section() -> None:
     """public rule functions, classes and methods give the section they implement."""
-    assert uncited(scoring.epc_classic) == []
+    assert uncited(scoring.epc.classic) == []

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from scoring.epc_quarterfinal import QuarterFinal
-from scoring.epc_stages import EpcStagesConfig, GameTies, IncompleteResult, order_ties
+from scoring.epc.quarterfinal import QuarterFinal
+from scoring.epc.stages import EpcStagesConfig, GameTies, IncompleteResult, order_ties
 from scoring.ranking import rank
 from scoring.tournament import check_score
 

@@ -26,11 +26,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_builders import build
 
-import scoring.ukpl_season
+import scoring.ukpl.season
 from scoring import UKPL_MEETING, DuplicateRegistration, InvalidScore, Player, SettingsError
-from scoring.ukpl_season import (
+from scoring.ukpl.season import (
     ForFunRow,
     Meet,
     MeetResult,
@@ -45,6 +44,7 @@ from scoring.ukpl_season import (
     season_points,
     season_table,
 )
+from tests.scoring.scoring_builders import build
 
 F = Fraction
 SEASON = {
@@ -336,13 +336,13 @@ def test_settings() -> None:
 
 def test_docstring_examples() -> None:
     """The examples in the module's docstrings (UKPL 3E, 3F) hold."""
-    assert doctest.testmod(scoring.ukpl_season).failed == 0
+    assert doctest.testmod(scoring.ukpl.season).failed == 0
 
 
 def test_every_public_definition_cites_its_section() -> None:
     """(tests/scoring/test_purity.py checks the older rule modules the same way): every
     public function, class and method here names the UKPL section it implements."""
-    tree = ast.parse(Path(scoring.ukpl_season.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(scoring.ukpl.season.__file__).read_text(encoding="utf-8"))
     public = [
         node
         for node in ast.walk(tree)

@@ -28,8 +28,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.epc_country_match import GameResult, GameRow, MatchResult, game_result, match_result
-from scoring.epc_country_model import (
+from scoring.epc.country.match import GameResult, GameRow, MatchResult, game_result, match_result
+from scoring.epc.country.model import (
     CountryConfig,
     FourBallGame,
     GameScore,
@@ -43,7 +43,7 @@ from scoring.epc_country_model import (
     Replacement,
     SlamTilt,
 )
-from scoring.epc_country_tables import (
+from scoring.epc.country.tables import (
     Finalist,
     FinalRow,
     FinalTable,

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scoring.epc_country import (
+from scoring.epc.country import (
     CountryConfig,
     Finalist,
     FinalTable,
@@ -758,7 +758,11 @@ def test_fixtures_meet_every_pair_once_within_capacity(count: int, size: int, at
 
 # --- Purity and citations (test_purity.py does not list these modules yet) --------------------
 
-MODULES = sorted((Path(__file__).resolve().parents[2] / "scoring").glob("epc_country*.py"))
+MODULES = sorted((Path(__file__).resolve().parents[4] / "scoring" / "epc" / "country").glob("*.py"))
+
+
+def test_the_country_modules_are_found() -> None:
+    assert {p.name for p in MODULES} >= {"__init__.py", "match.py", "model.py", "tables.py"}
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)

@@ -15,7 +15,7 @@ from fractions import Fraction
 from functools import partial
 from typing import Literal
 
-from scoring.epc_country_model import CountryConfig, Late, Match, MatchGame, Penalty, points_at
+from scoring.epc.country.model import CountryConfig, Late, Match, MatchGame, Penalty, points_at
 from scoring.errors import EntryNotAllowed, InvalidScore
 from scoring.model import MAX_SCORE
 from scoring.ranking import player_key, rank, tied_points
@@ -96,7 +96,7 @@ def game_result(config: CountryConfig, game: MatchGame, teams: tuple[str, str]) 
     points per ``config.game_ties``. With ``match_points="best_place"`` a team's second player
     keeps the place but scores 0.
 
-    >>> from scoring.epc_country_model import GameScore as S
+    >>> from scoring.epc.country.model import GameScore as S
     >>> game = MatchGame("m", (S("A", 40), S("B", 30), S("A", 20), S("B", 10)))
     >>> g = game_result(CountryConfig(), game, ("A", "B"))
     >>> (g.points("A"), g.points("B"))

@@ -1,7 +1,7 @@
 """Settings and input records of the EPC 2009 country (team) competition.
 
-Shapes and settings only. The rules live in ``scoring.epc_country`` (groups, fixtures),
-``scoring.epc_country_match`` (a match's points and its penalties) and ``scoring.epc_country_tables``
+Shapes and settings only. The rules live in ``scoring.epc.country`` (groups, fixtures),
+``scoring.epc.country.match`` (a match's points and its penalties) and ``scoring.epc.country.tables``
 (4-ball, qualifying and final tables). A team is named by a string ("Belgium 1", "UK A").
 """
 

@@ -38,8 +38,8 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal, get_args
 
-from scoring.epc_finals import Game, GameResult
-from scoring.epc_kids import check_open, closing, high_score_table
+from scoring.epc.finals import Game, GameResult
+from scoring.epc.kids import check_open, closing, high_score_table
 from scoring.errors import EntryNotAllowed, SettingsError
 from scoring.model import Entry, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key
@@ -99,7 +99,7 @@ class ClassicConfig:
     score. ``fault_minimum``: that 10.
 
     ``closed_after``: None while qualifying runs; at the 3pm close, the log version it fell at
-    (``scoring.epc_kids.closing``): later scores are refused and the places are final.
+    (``scoring.epc.kids.closing``): later scores are refused and the places are final.
     ``faults``: machines taken out after a fault (``Fault``, ``after_fault``). ``epc_players``:
     players still in the EPC ("one of the 8 players who make it into the EPC semi-finals").
     ``machine_order``: the machines 1-8 by id; empty for the ids in natural order ("9" before
@@ -327,7 +327,7 @@ def classic_semifinals(places: Sequence[ClassicPlace]) -> tuple[Game, Game]:
 def classic_final(semi_1: GameResult, semi_2: GameResult) -> Game:
     """The final (EPC 2009, EPC Classic Tournament: "The top two players from each semi-final will
     go forward to the four-player final game to determine the winner"). Play it with
-    ``scoring.epc_finals.play_game(game, scores, "playoff", playoff)``."""
+    ``scoring.epc.finals.play_game(game, scores, "playoff", playoff)``."""
     players = (*semi_1.order[:2], *semi_2.order[:2])
     return Game("Classic final", players, cuts=tuple(range(1, len(players))))
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import scoring.ukpl_adjust
+import scoring.ukpl.adjust
 from scoring import (
     UKPL_MEETING,
     Entry,
@@ -24,7 +24,7 @@ from scoring import (
     SettingsError,
     rebuild,
 )
-from scoring.ukpl_adjust import (
+from scoring.ukpl.adjust import (
     AdjustConfig,
     Applied,
     Disqualified,
@@ -321,13 +321,13 @@ def test_settings() -> None:
 
 def test_docstring_examples() -> None:
     """The examples in the module's docstrings (UKPL 2E, 7C) hold."""
-    assert doctest.testmod(scoring.ukpl_adjust).failed == 0
+    assert doctest.testmod(scoring.ukpl.adjust).failed == 0
 
 
 def test_every_public_definition_cites_its_section() -> None:
     """(tests/scoring/test_purity.py checks the older rule modules the same way): every
     public function, class and method here names the UKPL section it implements."""
-    tree = ast.parse(Path(scoring.ukpl_adjust.__file__).read_text(encoding="utf-8"))
+    tree = ast.parse(Path(scoring.ukpl.adjust.__file__).read_text(encoding="utf-8"))
     public = [
         node
         for node in ast.walk(tree)

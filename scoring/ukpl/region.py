@@ -1,6 +1,6 @@
 """A UKPL region's season put together from its meetings: who is a region player, the order the
 meetings were held in, bans carried from one meeting to the next, and which meeting's settings
-the table follows. The table itself is ``scoring.ukpl_season.season_table``.
+the table follows. The table itself is ``scoring.ukpl.season.season_table``.
 
 Rule text: UKPL rules (UK Pinball League regional rules), sections 1B, 1C, 1E, 3C, 3E, 3F, 7A.
 
@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 from scoring.errors import DuplicateRegistration
 from scoring.ranking import player_key
-from scoring.ukpl_adjust import Penalty, banned
-from scoring.ukpl_season import Meet, SeasonConfig, SeasonTable, season_table
+from scoring.ukpl.adjust import Penalty, banned
+from scoring.ukpl.season import Meet, SeasonConfig, SeasonTable, season_table
 
 
 def same_region(a: str | None, b: str | None) -> bool:

@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_builders import build, table
 from test_epc_stages import uncited
 
-import scoring.epc_kids
+import scoring.epc.kids
 from scoring import Entry, Machine, Player, SettingsError, Tournament, rebuild, record_entry
-from scoring.epc_kids import EPC_KIDS, KidsConfig, QualifyingClosed, WrongMachine
+from scoring.epc.kids import EPC_KIDS, KidsConfig, QualifyingClosed, WrongMachine
 from scoring.errors import EntryNotAllowed
+from tests.scoring.scoring_builders import build, table
 
 DAY = [
     ("K", "Amy", 12_000), ("K", "Ben", 30_000), ("K", "Cal", 8_000), ("K", "Amy", 41_000),
@@ -132,4 +132,4 @@ def test_incremental_equals_rebuild(
 
 def test_every_public_definition_cites_its_section() -> None:
     """public rule functions, classes and methods give the section they implement."""
-    assert uncited(scoring.epc_kids) == []
+    assert uncited(scoring.epc.kids) == []

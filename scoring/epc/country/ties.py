@@ -1,6 +1,6 @@
 """Placing teams on points, then breaking the ties the EPC 2009 country competition breaks.
 
-Plumbing for ``scoring.epc_country_tables``. Teams are ranked on points with shared places (1, 2, 2,
+Plumbing for ``scoring.epc.country.tables``. Teams are ranked on points with shared places (1, 2, 2,
 4). A tie group is then handed to a *plan*: given the places it covers, the plan names the
 tie-break steps to try in order (e.g. the qualifying 4-ball score) and whether a play-off game must
 separate whatever is still level. A step that splits the group places each part at its own places,
@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.epc_country_match import check_score
-from scoring.epc_country_model import Playoff, PlayoffNeeded
+from scoring.epc.country.match import check_score
+from scoring.epc.country.model import Playoff, PlayoffNeeded
 from scoring.errors import EntryNotAllowed
 from scoring.ranking import player_key, rank
 

@@ -1,5 +1,5 @@
 """UKPL adjustments, machine faults and multiplayer games, applied to a meeting's games before the
-meeting engine (``scoring.ukpl_meeting``) ranks them.
+meeting engine (``scoring.ukpl.meeting``) ranks them.
 
 Rule text: UKPL rules (UK Pinball League regional rules), sections 2E, 2F, 6A, 6C, 7A, 7C, 7D. Every
 adjustment is a frozen record naming the player and machine, who decided it (``by``) and why

@@ -5,7 +5,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from scoring_builders import build
 
 from scoring import (
     UKPL_MEETING,
@@ -18,7 +17,8 @@ from scoring import (
     league_points,
     record_entry,
 )
-from scoring.ukpl_meeting import earns_bonus, machine_points
+from scoring.ukpl.meeting import earns_bonus, machine_points
+from tests.scoring.scoring_builders import build
 
 TZ, TAF = "Twilight Zone", "The Addams Family"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from scoring_builders import build, standings, table
 
 from scoring import (
     EPC_QUALIFYING,
@@ -17,6 +16,7 @@ from scoring import (
     TooManyMachines,
     record_entry,
 )
+from tests.scoring.scoring_builders import build, standings, table
 
 MM, AFM = "Medieval Madness", "Attack from Mars"
 

@@ -39,7 +39,7 @@ from scoring.errors import DuplicateRegistration, InvalidScore
 from scoring.model import Player, Standings
 from scoring.ranking import player_key, rank
 from scoring.settings import check_known, choice, whole_number
-from scoring.ukpl_meeting import LEAGUE_POINTS_TOP
+from scoring.ukpl.meeting import LEAGUE_POINTS_TOP
 
 TieBreakScope = Literal["qualifying", "all"]
 MissingResult = Literal["zero", "lowest"]

@@ -1,5 +1,5 @@
 """A UKPL meeting as it is played: every game recorded, the adjustments decided on the day, and
-which games may still be recorded. The arithmetic of the adjustments is ``scoring.ukpl_adjust``;
+which games may still be recorded. The arithmetic of the adjustments is ``scoring.ukpl.adjust``;
 this module says what a live meeting may record before that arithmetic runs.
 
 Rule text: UKPL rules (UK Pinball League regional rules), sections 2E, 2F, 3A, 3B, 6A, 6C, 7A, 7C, 7D.
@@ -23,7 +23,7 @@ Choices the text leaves open (settings of the live meeting, documented in displa
   was until the replay (or the extra ball) is entered. 6A "offered the chance to replay": a
   replay not taken leaves the game as played, and the table does not jump twice;
 - an adjustment that names a game must name a machine of the meeting that is not taken out; the
-  game itself must exist when ``scoring.ukpl_adjust.adjust`` runs (it raises otherwise).
+  game itself must exist when ``scoring.ukpl.adjust.adjust`` runs (it raises otherwise).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from typing import get_args
 from scoring.errors import EntryNotAllowed, MachineAlreadyPlayed, UnknownMachine, UnknownPlayer
 from scoring.model import Entry
 from scoring.tournament import check_score
-from scoring.ukpl_adjust import (
+from scoring.ukpl.adjust import (
     AdjustConfig,
     Adjusted,
     OneBallAdded,
@@ -216,7 +216,7 @@ def counting(
     config: AdjustConfig | None = None,
     banned: Collection[str] = frozenset(),
 ) -> Adjusted:
-    """The meeting's counting games: ``scoring.ukpl_adjust.adjust`` over every game and every
+    """The meeting's counting games: ``scoring.ukpl.adjust.adjust`` over every game and every
     decision but the pending faults (whose original game counts as played, module docstring).
     UKPL 2E, 6A, 6C, 7A, 7C, 7D. Raises what ``adjust`` raises."""
     waiting = pending_faults(games, decisions)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 
-from scoring.epc_country_match import MatchResult, check_score, match_result
-from scoring.epc_country_model import (
+from scoring.epc.country.match import MatchResult, check_score, match_result
+from scoring.epc.country.model import (
     CountryConfig,
     FourBallGame,
     Group,
@@ -27,7 +27,7 @@ from scoring.epc_country_model import (
     SlamTilt,
     points_at,
 )
-from scoring.epc_country_ties import Step, place_teams
+from scoring.epc.country.ties import Step, place_teams
 from scoring.errors import EntryNotAllowed, UnknownPlayer
 from scoring.ranking import player_key, rank, tied_points
 
@@ -77,7 +77,7 @@ class QualifyingRow:
     """A team's qualifying line (EPC 2009, EPC Country Competition). ``total`` = ``match_points`` +
     ``four_ball_points``; ``four_ball_score`` is 0 without a counting game. ``qualified``: in the
     final's six, None while a play-off for the cut is pending. ``decided_by``: see
-    ``scoring.epc_country_ties.Placed``."""
+    ``scoring.epc.country.ties.Placed``."""
 
     team: str
     group: str
@@ -116,7 +116,7 @@ class Finalist:
 @dataclass(frozen=True, slots=True)
 class FinalRow:
     """A finalist's line (EPC 2009, EPC Country Competition, Final). ``won``: matches with more
-    points than the opponents. ``decided_by``: see ``scoring.epc_country_ties.Placed``."""
+    points than the opponents. ``decided_by``: see ``scoring.epc.country.ties.Placed``."""
 
     team: str
     place: int

@@ -16,15 +16,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scoring_builders import build
 
-import scoring.epc_finals
-import scoring.epc_quarterfinal
-import scoring.epc_stages
+import scoring.epc.finals
+import scoring.epc.quarterfinal
+import scoring.epc.stages
 from scoring import EPC_QUALIFYING, Entry, MachineAlreadyPlayed, SettingsError, UnknownPlayer
-from scoring.epc_finals import Game, final_placings, finals_games, play_game, semifinal_games
-from scoring.epc_quarterfinal import QuarterFinal, quarterfinal, quarterfinal_draw, seeded_pairs
-from scoring.epc_stages import (
+from scoring.epc.finals import Game, final_placings, finals_games, play_game, semifinal_games
+from scoring.epc.quarterfinal import QuarterFinal, quarterfinal, quarterfinal_draw, seeded_pairs
+from scoring.epc.stages import (
     EpcStagesConfig,
     IncompleteResult,
     Lineup,
@@ -38,6 +37,7 @@ from scoring.epc_stages import (
     substitute,
 )
 from scoring.model import StandingRow, Standings
+from tests.scoring.scoring_builders import build
 
 MACHINES = tuple(f"M{i}" for i in range(1, 9))
 GROUP_A = [str(i) for i in range(1, 17)]
@@ -287,7 +287,7 @@ def test_semifinal_groups_and_choice_of_position() -> None:
 
 def the_finals(
     result: QuarterFinal,
-) -> tuple[scoring.epc_finals.GameResult, scoring.epc_finals.GameResult]:
+) -> tuple[scoring.epc.finals.GameResult, scoring.epc.finals.GameResult]:
     """Semi A: 1 30, 16 20, 9 10, 26 5 -> 1 and 16 to the final. Semi B: 10 9, 17 8, 24 7, 7 1 ->
     10 and 17. Play-off (QF order 9, 24, 7, 26): 24 4, 7 3, 26 2, 9 1. Final (QF order 1, 17, 16,
     10): 17 40, 16 30, 10 20, 1 10."""
@@ -458,14 +458,14 @@ def uncited(module: object) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    "module", [scoring.epc_stages, scoring.epc_quarterfinal, scoring.epc_finals]
+    "module", [scoring.epc.stages, scoring.epc.quarterfinal, scoring.epc.finals]
 )
 def test_every_public_definition_cites_its_section(module: object) -> None:
     """public rule functions, classes and methods give the section they implement."""
     assert uncited(module) == []
 
 
-@pytest.mark.parametrize("module", [scoring.epc_stages, scoring.epc_quarterfinal])
+@pytest.mark.parametrize("module", [scoring.epc.stages, scoring.epc.quarterfinal])
 def test_docstring_examples(module: object) -> None:
     """The examples in the docstrings run (EPC 2009, EPC Quarter-Finals)."""
     assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.epc_stages import (
+from scoring.epc.stages import (
     EpcStagesConfig,
     Group,
     Lineup,

@@ -1,7 +1,7 @@
 """How far each EPC Classic qualifier is ahead on their machine, for the qualifiers board.
 
 Rule text: EPC 2009 rules, "EPC CLASSIC TOURNAMENT" ("their best score
-(calculated by how far ahead they are of the second best player)"). ``scoring.epc_classic``
+(calculated by how far ahead they are of the second best player)"). ``scoring.epc.classic``
 decides who holds each machine; this module only measures the margin the board shows, the same
 way (``ClassicConfig.lead``): against the best score on that machine by anyone else who could take
 the place: EPC semi-finalists are left out, as ``classic_qualifiers`` leaves them out, and so are
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.epc_classic import ClassicConfig, ClassicPlace
+from scoring.epc.classic import ClassicConfig, ClassicPlace
 from scoring.model import MachineTable
 
 
