@@ -846,10 +846,10 @@ def fanout_cpu(latency: dict[str, Any]) -> dict[str, Any]:
 
 
 def broadcast_window() -> float:
-    """The server's broadcast window (display.replica.BROADCAST_WINDOW), 0 if it has none: a change
+    """The server's broadcast window (display.live.replica.BROADCAST_WINDOW), 0 if it has none: a change
     within it after a broadcast is held back until it ends, folded with any others."""
     try:
-        from display import replica
+        from display.live import replica
     except ImportError:
         return 0.0
     return float(getattr(replica, "BROADCAST_WINDOW", 0.0))

@@ -11,7 +11,7 @@ import httpx
 import orjson
 
 from display import views
-from display.live import LiveTournament
+from display.live.tournament import LiveTournament
 from display.store import Record
 from scoring import FORMATS
 from scoring.model import Entry, Machine, Player

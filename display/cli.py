@@ -10,9 +10,9 @@ import click
 import uvicorn
 
 from display.demo import demo
+from display.live.ws_protocol import MAX_FRAME_BYTES, protocol_class
 from display.offline import standings
 from display.settings import Settings
-from display.ws_protocol import MAX_FRAME_BYTES, protocol_class
 
 
 def uvicorn_config(
@@ -20,7 +20,7 @@ def uvicorn_config(
 ) -> uvicorn.Config:
     """uvicorn as Backglass runs it: websockets without per-message compression (it roughly doubles
     memory per connection and costs CPU per client on every broadcast), with the guards of
-    ``display/ws_protocol.py``, a frame size limit and protocol pings (``settings``, default from
+    ``display/live/ws_protocol.py``, a frame size limit and protocol pings (``settings``, default from
     the environment)."""
     settings = settings or Settings.from_env()
     ping = settings.ws_ping_seconds or None

@@ -4,7 +4,7 @@ in order with the same validation as live writes, so the standings come out iden
 
 Every record is checked before anything is written: the first must be ``tournament_created``,
 ``seq`` (when present) must count 1, 2, 3 …, and each record must be one the tournament's kind (or
-``display/desk_records.py``) accepts at that point, exactly as if it had been written through the
+``display/live/shared.py``) accepts at that point, exactly as if it had been written through the
 API. Then all of them are appended at once, atomically, as a new tournament; ``by`` and ``at`` are
 kept, so the history stays whose and when it was. Any refusal is a 422 naming the line, and
 nothing is written. The file's chain hashes (``h``) must check out (``display/verify.py``); the
@@ -25,7 +25,7 @@ from starlette.routing import Route
 
 from display.api import services, signed_in, written
 from display.errors import ApiError
-from display.live import RecordRefused, check_new
+from display.live.tournament import RecordRefused, check_new
 from display.verify import verify_file_bytes
 from scoring.errors import ScoringError
 

@@ -1,5 +1,5 @@
 """Hall display profiles through the API: named screen setups a display picks by URL
-(``/t/{id}/display?profile=<name>``) and follows live (records in ``display/desk_records.py``).
+(``/t/{id}/display?profile=<name>``) and follows live (records in ``display/live/shared.py``).
 
     GET    /api/t/{t}/profiles          the profiles, the views a display can show, the themes
     PUT    /api/t/{t}/profiles/{name}   TD: set one {views, seconds, theme, qr}
@@ -15,9 +15,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import desk_records, pages
+from display import pages
 from display.api import body, live_or_404, signed_in, stamp, write, written
 from display.errors import ApiError
+from display.live import shared as desk_records
 
 
 class ProfileIn(BaseModel):

@@ -35,13 +35,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from display.errors import ApiError
-from display.hub import Outgoing
-from display.live import Change, LiveTournament
+from display.live.hub import Outgoing
+from display.live.tournament import Change, LiveTournament
 from display.store import GENESIS
 from display.watermark import Mark, Watermark, keep_saved
 
 if TYPE_CHECKING:  # services imports us
-    from display.replica import Replica
+    from display.live.replica import Replica
     from display.services import Services
     from display.store import LogStore
 

@@ -35,7 +35,7 @@ from starlette.routing import Route
 from display import desk_import
 from display.api import services, signed_in
 from display.errors import ApiError
-from display.hub import RESYNC
+from display.live.hub import RESYNC
 from display.settings import Settings
 from display.store import GENESIS, LogStore, Record, VersionConflict, chain_hash
 

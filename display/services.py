@@ -21,9 +21,9 @@ from redis.asyncio import Redis
 from display import regression
 from display.auth import Auth, TdPassword
 from display.embedded_redis import EmbeddedRedis
-from display.hub import Hub
+from display.live.hub import Hub
+from display.live.replica import Replica
 from display.redis_supervisor import RedisSupervisor
-from display.replica import Replica
 from display.settings import Settings, insecure_redis
 from display.store import LogStore
 from display.writer import Writer

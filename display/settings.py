@@ -28,7 +28,7 @@ class Settings:
     queue_size: int = 64
     heartbeat_seconds: float = 5.0
     history_size: int = 512
-    # Websockets (display/ws_protocol.py, docs/protocol.md "Dead and slow connections"): a
+    # Websockets (display/live/ws_protocol.py, docs/protocol.md "Dead and slow connections"): a
     # protocol ping every ``ws_ping_seconds``, unanswered within as long again frees the socket
     # (0: no pings); a peer that leaves its socket full for ``ws_stall_seconds`` is dropped.
     # BACKGLASS_WS_PING, BACKGLASS_WS_STALL.

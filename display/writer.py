@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from display.errors import ApiError
-from display.live import Applied, RecordRefused, check_new
-from display.replica import Replica
+from display.live.replica import Replica
+from display.live.tournament import Applied, RecordRefused, check_new
 from display.store import LogStore, VersionConflict, audit_problem
 from scoring.errors import ScoringError
 

@@ -16,7 +16,7 @@
  * screen: a change on a page not showing is highlighted when that page comes round.
  *
  * ?profile=<name> takes the views, seconds per page, theme and QR code from the TD's display
- * profile of that name (the live `profiles` view, display/desk_records.py) and follows its changes
+ * profile of that name (the live `profiles` view, display/live/shared.py) and follows its changes
  * live; without it, or while the profile does not exist, the URL's own settings hold. ?qr=0 hides
  * the players' page QR code under the stage.
  */

@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from display import mergepatch
+from display.live import mergepatch
 from display.settings import Settings
 from tests.utils import free_port, serve_in_loop, ws_url
 

@@ -16,7 +16,7 @@ import orjson
 import pytest
 from websockets.exceptions import WebSocketException
 
-from display import mergepatch
+from display.live import mergepatch
 from display.settings import Settings
 from tests.utils import (
     TD_PASSWORD,

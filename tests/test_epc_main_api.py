@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from display.live import LiveTournament
+from display.live.tournament import LiveTournament
 from display.store import Record
 from tests.epc_main_helpers import (
     ok,

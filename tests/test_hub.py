@@ -8,8 +8,8 @@ from typing import Any, cast
 
 from starlette.websockets import WebSocket
 
-from display.hub import Hub, Outgoing
-from display.mergepatch import apply
+from display.live.hub import Hub, Outgoing
+from display.live.mergepatch import apply
 from tests.utils import Api, connect, receive, ws_url
 
 

@@ -17,13 +17,13 @@ ENTRY_MODULES = [
     "display.exports",
     "display.hall",
     "display.kinds",
-    "display.live",
+    "display.live.tournament",
     "display.offline",
     "display.pages",
     "display.services",
     "display.ukpl_state",
     "display.ukpl_season_view",
-    "display.ws",
+    "display.live.ws",
 ]
 
 

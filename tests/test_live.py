@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from display import mergepatch
+from display.live import mergepatch
 from tests.utils import Api, connect, receive, ws_url
 
 EPC = "epc-qualifying"
@@ -92,7 +92,7 @@ async def test_heartbeat_ping_carries_version(api: Api) -> None:
 async def test_views_equal_a_replay_of_the_log(api: Api) -> None:
     """The writer applies its own records once (it validated them that way); a replica replaying
     the log from the start must reach the same views, byte for byte (architecture principle 1)."""
-    from display.live import LiveTournament
+    from display.live.tournament import LiveTournament
     from display.store import Record
 
     await api.tournament("rp", EPC, players=8, machines=3)

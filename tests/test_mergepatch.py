@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from display.live import Change, fold
-from display.mergepatch import NOT_COMPOSABLE, apply, compose, diff
+from display.live.mergepatch import NOT_COMPOSABLE, apply, compose, diff
+from display.live.tournament import Change, fold
 
 RFC_7386_APPENDIX_A = [
     ({"a": "b"}, {"a": "c"}, {"a": "c"}),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from display.live import LiveTournament
+from display.live.tournament import LiveTournament
 from display.settings import Settings
 from tests.utils import Api, serve_with_services
 

@@ -30,7 +30,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from display.live import LiveTournament
+from display.live.tournament import LiveTournament
 from display.settings import Settings
 from display.store import Record
 from display.views import standings_view

@@ -1,4 +1,4 @@
-"""Websocket faults and bad input, on real sockets against a real uvicorn (display/ws_protocol.py):
+"""Websocket faults and bad input, on real sockets against a real uvicorn (display/live/ws_protocol.py):
 a dead peer is found by ping and freed, a peer that stops reading neither delays the others nor
 holds its socket for ever, and malformed, oversized, flooding or non-UTF-8 frames get a clean close
 while the server, its other clients and the log carry on."""
@@ -16,8 +16,12 @@ from typing import Any
 
 import pytest
 
+from display.live.ws_protocol import (
+    MAX_FRAME_BYTES,
+    MAX_FRAMES_PER_SECOND,
+    GuardedWebSocketProtocol,
+)
 from display.settings import Settings
-from display.ws_protocol import MAX_FRAME_BYTES, MAX_FRAMES_PER_SECOND, GuardedWebSocketProtocol
 from tests.utils import Api, connect, receive, serve_with_services, ws_url
 
 EPC = "epc-qualifying"
@@ -134,7 +138,7 @@ async def signed_in(base: str) -> Api:
 def apply(state: dict[str, Any], version: int, message: dict[str, Any]) -> int:
     """Apply a snapshot or a patch (docs/protocol.md) to ``state``; the new version. A patch must
     follow on from ``version``: a gap or a repeat fails the test."""
-    from display import mergepatch
+    from display.live import mergepatch
 
     if message["type"] == "snapshot":
         assert message["version"] >= version, "a snapshot went back in time"

@@ -82,7 +82,7 @@ class UkplKind:
         return UkplState(meeting=meeting, settings=settings, options=options)
 
     def observe(self, writer: Any, tid: str) -> None:
-        """After records of ``tid`` were applied (called by ``display.replica``): keep the
+        """After records of ``tid`` were applied (called by ``display.live.replica``): keep the
         season's meetings in step (``display.ukpl_season_view``)."""
         from display import ukpl_season_view
 

@@ -16,8 +16,8 @@ from typing import Any
 import orjson
 from redis.asyncio import Redis
 
-from display.hub import Hub, Outgoing
-from display.live import Applied, Change, LiveTournament, fold
+from display.live.hub import Hub, Outgoing
+from display.live.tournament import Applied, Change, LiveTournament, fold
 from display.store import LogStore, Record, _record
 
 log = logging.getLogger(__name__)

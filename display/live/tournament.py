@@ -14,8 +14,10 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from display import desk_records, kinds, mergepatch
+from display import kinds
 from display.kinds.base import EVERY_VIEW, Kind
+from display.live import mergepatch
+from display.live import shared as desk_records
 from display.store import GENESIS, Record
 from scoring.errors import ScoringError
 

@@ -9,7 +9,7 @@ import orjson
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
-from display.hub import RESYNC, Outgoing
+from display.live.hub import RESYNC, Outgoing
 from display.store import version_number
 
 if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
