@@ -12,7 +12,7 @@ import orjson
 
 from display import views
 from display.live.tournament import LiveTournament
-from display.store import Record
+from display.log.store import Record
 from scoring import FORMATS
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import rebuild

@@ -18,6 +18,8 @@ from starlette.routing import Route
 from display import hall_auth, kinds, throttle
 from display.auth import Principal
 from display.errors import ApiError
+from display.log.store import version_number
+from display.log.writer import Precondition
 from display.schemas import (
     MachineIn,
     MachinesIn,
@@ -29,8 +31,6 @@ from display.schemas import (
     StewardIn,
     TournamentIn,
 )
-from display.store import version_number
-from display.writer import Precondition
 
 if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
     from display.services import Services
@@ -83,7 +83,7 @@ async def write(
     create: bool = False,
     precondition: Precondition | None = None,
 ) -> tuple[int, bool]:
-    """Commit ``new_records`` through the writer (``display/writer.py``) with the request's
+    """Commit ``new_records`` through the writer (``display/log/writer.py``) with the request's
     ``Idempotency-Key``, bound to its path and body; returns (version of the last, replayed?)."""
     committed = await services(request).writer.commit(
         tournament,

@@ -11,9 +11,10 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from display import api, desk, hall, kinds, openapi, pages, regression, restore
+from display import api, desk, hall, kinds, openapi, pages, restore
 from display.errors import HANDLERS
 from display.live import ws
+from display.log import regression
 from display.security import SecurityMiddleware
 from display.services import running
 from display.settings import Settings

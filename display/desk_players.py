@@ -25,7 +25,7 @@ from starlette.routing import Route
 
 from display import desk_csv
 from display.api import body, live_or_404, services, signed_in, stamp, write, written
-from display.store import Record
+from display.log.store import Record
 
 
 def numbers(views: dict[str, Any], name: str) -> set[str]:

@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from display.store import IdempotencyMismatch
+from display.log.store import IdempotencyMismatch
 from scoring import errors as scoring_errors
 
 log = logging.getLogger("backglass")

@@ -38,7 +38,7 @@ from display import pages
 from display.api import live_or_404, services
 from display.desk_players import registrations
 from display.errors import ApiError
-from display.store import Record
+from display.log.store import Record
 from scoring.ranking import player_key
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -157,7 +157,7 @@ async def ifpa_csv(request: Request) -> Response:
 
 async def log_jsonl(request: Request) -> Response:
     live, records = await _inputs(request)
-    # ``h``: the record's chain hash (display/store.py), so ``backglass verify --file`` can check it
+    # ``h``: the record's chain hash (display/log/store.py), so ``backglass verify --file`` can check it
     text = b"".join(
         orjson.dumps({"seq": r.seq, **r.data, **({"h": r.h} if r.h else {})}) + b"\n"
         for r in records

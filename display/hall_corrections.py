@@ -45,8 +45,8 @@ from display.errors import ApiError
 from display.hall_api import hall_of, pins
 from display.hall_state import HallTournament
 from display.kinds.machines_hall import entry_of
+from display.log.store import version_number
 from display.schemas import Body, Id
-from display.store import version_number
 from scoring.corrections import UnknownEntry
 from scoring.model import Entry
 

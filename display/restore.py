@@ -36,8 +36,8 @@ from display import desk_import
 from display.api import services, signed_in
 from display.errors import ApiError
 from display.live.hub import RESYNC
+from display.log.store import GENESIS, LogStore, Record, VersionConflict, chain_hash
 from display.settings import Settings
-from display.store import GENESIS, LogStore, Record, VersionConflict, chain_hash
 
 MAX_BYTES = 20 * 1024 * 1024
 """The largest export accepted (a long weekend's log is a few MB)."""

@@ -18,15 +18,15 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from display import regression
 from display.auth import Auth, TdPassword
 from display.embedded_redis import EmbeddedRedis
 from display.live.hub import Hub
 from display.live.replica import Replica
+from display.log import regression
+from display.log.store import LogStore
+from display.log.writer import Writer
 from display.redis_supervisor import RedisSupervisor
 from display.settings import Settings, insecure_redis
-from display.store import LogStore
-from display.writer import Writer
 
 log = logging.getLogger("backglass")
 

@@ -43,7 +43,7 @@ class Settings:
     # True only when a reverse proxy is in front: the client address is then the last
     # X-Forwarded-For entry (the one the proxy added), not the proxy's own address.
     trust_proxy: bool = False
-    # The hash chain over each tournament's log (display/store.py, docs/integrity.md);
+    # The hash chain over each tournament's log (display/log/store.py, docs/integrity.md);
     # BACKGLASS_HASH_CHAIN=0 turns it off: no hashes written, none checked.
     hash_chain: bool = True
     # Requests (display/security.py, docs/security.md): host names and browser origins allowed

@@ -22,7 +22,7 @@ from starlette.routing import Route
 from display import preconditions
 from display.api import body, services, signed_in, stamp, write, written
 from display.errors import ApiError
-from display.store import version_number
+from display.log.store import version_number
 from display.ukpl_import import rows_from_csv
 from display.ukpl_schemas import (
     AdjustmentIn,

@@ -1,6 +1,6 @@
 """``backglass verify``: check each tournament log's hash chain, in Redis or in an exported file.
 
-The chain is defined in ``display/store.py`` (``chain_hash``, ``GENESIS``) and ``docs/integrity.md``.
+The chain is defined in ``display/log/store.py`` (``chain_hash``, ``GENESIS``) and ``docs/integrity.md``.
 A log checks out when its seqs count 1, 2, 3 … without a gap and every hashed entry's ``h`` equals
 ``sha256(prev + "\\n" + r)`` recomputed from the bytes stored. Entries without ``h`` before the
 first hashed one are "not chained" (a log written before the chain existed, or with it off): not
@@ -34,8 +34,8 @@ import orjson
 import redis
 
 from display.embedded_redis import EmbeddedRedis
+from display.log.store import GENESIS, chain_hash
 from display.settings import Settings, demo_settings
-from display.store import GENESIS, chain_hash
 
 PAGE = 10_000
 
@@ -123,7 +123,7 @@ def check(name: str, entries: Iterable[tuple[int, bytes, str | None]]) -> Chain:
 def redis_entries(
     client: redis.Redis, prefix: str, tournament: str
 ) -> Iterator[tuple[int, bytes, str | None]]:
-    """A tournament's log entries as stored (``display/store.py`` keys), a page at a time."""
+    """A tournament's log entries as stored (``display/log/store.py`` keys), a page at a time."""
     key, after = f"{prefix}:t:{tournament}:log", "-"
     while True:
         page = client.xrange(key, min=after, count=PAGE)

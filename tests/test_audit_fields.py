@@ -25,8 +25,8 @@ from display.demo_fwpl import run_fwpl
 from display.demo_ukpl import replay_ukpl
 from display.demo_weekend import Weekend
 from display.demo_weekend_country import run_country
+from display.log.store import REASON_REQUIRED, audit_problem
 from display.settings import Settings
-from display.store import REASON_REQUIRED, audit_problem
 from tests.cases import UKPL as CASES
 from tests.utils import TD_PASSWORD, Api, free_port
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from display.live.tournament import LiveTournament
-from display.store import Record
+from display.log.store import Record
 from tests.epc_main_helpers import (
     ok,
     play_quarterfinal,

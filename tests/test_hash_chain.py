@@ -14,8 +14,8 @@ import pytest
 import redis
 from redis.asyncio import Redis
 
+from display.log.store import GENESIS, LogStore, VersionConflict
 from display.settings import Settings
-from display.store import GENESIS, LogStore, VersionConflict
 from display.verify import verify_file_bytes, verify_redis
 from tests.utils import Api, serve_in_loop
 

@@ -93,7 +93,7 @@ async def test_views_equal_a_replay_of_the_log(api: Api) -> None:
     """The writer applies its own records once (it validated them that way); a replica replaying
     the log from the start must reach the same views, byte for byte (architecture principle 1)."""
     from display.live.tournament import LiveTournament
-    from display.store import Record
+    from display.log.store import Record
 
     await api.tournament("rp", EPC, players=8, machines=3)
     for player in range(1, 9):

@@ -13,8 +13,8 @@ from click.testing import CliRunner
 from redis.asyncio import Redis
 
 from display.cli import cli
+from display.log.store import LogStore
 from display.settings import Settings
-from display.store import LogStore
 from tests.utils import Api, serve_in_loop
 
 EPC = "epc-qualifying"

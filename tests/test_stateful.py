@@ -31,8 +31,8 @@ from hypothesis.stateful import (
 )
 
 from display.live.tournament import LiveTournament
+from display.log.store import Record
 from display.settings import Settings
-from display.store import Record
 from display.views import standings_view
 from scoring import FORMATS
 from scoring.errors import ScoringError

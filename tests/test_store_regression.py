@@ -16,9 +16,9 @@ import pytest
 from redis.asyncio import Redis
 
 from display.embedded_redis import EmbeddedRedis
+from display.log.store import LogStore
+from display.log.watermark import Watermark
 from display.settings import Settings
-from display.store import LogStore
-from display.watermark import Watermark
 from tests.utils import TD_PASSWORD, Api, connect, receive, serve_in_loop, ws_url
 
 EPC = "epc-qualifying"

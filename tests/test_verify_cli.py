@@ -21,8 +21,8 @@ from redis.asyncio import Redis
 
 from display.cli import cli
 from display.embedded_redis import EmbeddedRedis
+from display.log.store import LogStore
 from display.settings import Settings
-from display.store import LogStore
 from tests.utils import ROOT, Api
 
 Entries = list[tuple[bytes, dict[bytes, bytes]]]

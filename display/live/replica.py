@@ -18,7 +18,7 @@ from redis.asyncio import Redis
 
 from display.live.hub import Hub, Outgoing
 from display.live.tournament import Applied, Change, LiveTournament, fold
-from display.store import LogStore, Record, _record
+from display.log.store import LogStore, Record, _record
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class Replica:
         self._flush_at: dict[str, asyncio.TimerHandle] = {}
         self._last_broadcast: dict[str, float] = {}
         self.applied_at: dict[str, float] = {}
-        # display/regression.py: logs that went behind this replica are not read; a reconnect
+        # display/log/regression.py: logs that went behind this replica are not read; a reconnect
         # after a Redis error first checks that Redis did not come back empty or older.
         self.paused: set[str] = set()
         self.on_reconnect: Callable[[], Awaitable[None]] | None = None

@@ -18,7 +18,7 @@ from display import kinds
 from display.kinds.base import EVERY_VIEW, Kind
 from display.live import mergepatch
 from display.live import shared as desk_records
-from display.store import GENESIS, Record
+from display.log.store import GENESIS, Record
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class LiveTournament:
     def __init__(self, tournament_id: str, history_size: int) -> None:
         self.id = tournament_id
         self.version = 0
-        self.head_hash = GENESIS  # the chain hash of record ``version`` (display/store.py)
+        self.head_hash = GENESIS  # the chain hash of record ``version`` (display/log/store.py)
         self.meta: dict[str, Any] = {"id": tournament_id, "name": tournament_id}
         self.kind: Kind | None = None
         self.state: Any = None

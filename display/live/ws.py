@@ -10,7 +10,7 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
 from display.live.hub import RESYNC, Outgoing
-from display.store import version_number
+from display.log.store import version_number
 
 if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
     from display.services import Services

@@ -30,7 +30,7 @@ from typing import Any
 from display.errors import ApiError
 from display.live.replica import Replica
 from display.live.tournament import Applied, RecordRefused, check_new
-from display.store import LogStore, VersionConflict, audit_problem
+from display.log.store import LogStore, VersionConflict, audit_problem
 from scoring.errors import ScoringError
 
 MAX_ATTEMPTS = 20

@@ -3,7 +3,7 @@
 ``{data_dir}/watermark-{key_prefix}.json`` holds the store's epoch (a random id the server writes to
 Redis as ``P:epoch`` at first start) and, per tournament, ``[version, head_hash]``: the last
 version this server applied and the hash-chain value of that record (None before the log had a
-hash chain). At start-up ``display/regression.py`` compares Redis against it, so a Redis that came
+hash chain). At start-up ``display/log/regression.py`` compares Redis against it, so a Redis that came
 back empty or from an older copy is noticed even by a process that never saw it before the loss.
 
 The file is written by a background task, never on the write path: a push is acknowledged when

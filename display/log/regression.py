@@ -4,7 +4,7 @@ older copy of its files (a stale snapshot), or replaced by a different log of th
 A tournament is **behind** when its log in Redis is shorter than what this server had seen, or when
 the record at the version it had seen has another hash (the hash chain's ``h``; without a chain
 only lengths are compared). "Seen" is this process's replica (the running case: its memory is the
-newer truth) or, for a process that has just started, the high-water file (``display/watermark.py``).
+newer truth) or, for a process that has just started, the high-water file (``display/log/watermark.py``).
 The store's **epoch** (``P:epoch``, a random id) is gone when Redis came back empty.
 
 While a tournament is behind every write to it answers 503 ``store_behind`` (``refuse``), the
@@ -37,13 +37,13 @@ from starlette.routing import Route
 from display.errors import ApiError
 from display.live.hub import Outgoing
 from display.live.tournament import Change, LiveTournament
-from display.store import GENESIS
-from display.watermark import Mark, Watermark, keep_saved
+from display.log.store import GENESIS
+from display.log.watermark import Mark, Watermark, keep_saved
 
 if TYPE_CHECKING:  # services imports us
     from display.live.replica import Replica
+    from display.log.store import LogStore
     from display.services import Services
-    from display.store import LogStore
 
 log = logging.getLogger(__name__)
 
