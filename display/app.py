@@ -11,8 +11,9 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from display import api, desk, hall, kinds, openapi, pages, restore
+from display import desk, hall, kinds, restore
 from display.errors import HANDLERS
+from display.http import api, openapi, pages
 from display.live import ws
 from display.log import regression
 from display.security import SecurityMiddleware

@@ -23,15 +23,13 @@ from display import (
     desk_profiles,
     desk_stewards,
     desk_whatif,
-    exports,
     kinds,
-    pages,
-    qr,
     templates_catalog,
 )
-from display.api import body, signed_in, stamp, write, written
 from display.errors import ApiError
-from display.schemas import Id, Name
+from display.http import exports, pages, qr
+from display.http.endpoint import body, signed_in, stamp, write, written
+from display.http.schemas import Id, Name
 
 
 class FromTemplateIn(BaseModel):

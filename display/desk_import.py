@@ -23,8 +23,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display.api import services, signed_in, written
 from display.errors import ApiError
+from display.http.endpoint import services, signed_in, written
 from display.live.tournament import RecordRefused, check_new
 from display.verify import verify_file_bytes
 from scoring.errors import ScoringError

@@ -7,7 +7,7 @@
                                                country or region} (JSON)
     GET  /api/t/{t}/registrations              every player and machine as registered
 
-A late entry may also be a plain ``POST /api/t/{t}/players`` (display/api.py), without the IFPA
+A late entry may also be a plain ``POST /api/t/{t}/players`` (display/http/api.py), without the IFPA
 number and country; either works at any time the format takes one. A withdrawal is ``POST /api/t/{t}/players/{number}/withdraw`` (display/hall_corrections.py),
 which this module's registrations show. Every import is one write: all of the file's rows are
 recorded, or none.
@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from display import desk_csv
-from display.api import body, live_or_404, services, signed_in, stamp, write, written
+from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
 from display.log.store import Record
 
 

@@ -15,9 +15,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import pages
-from display.api import body, live_or_404, signed_in, stamp, write, written
 from display.errors import ApiError
+from display.http import pages
+from display.http.endpoint import body, live_or_404, signed_in, stamp, write, written
 from display.live import shared as desk_records
 
 

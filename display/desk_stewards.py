@@ -1,7 +1,7 @@
 """Steward credentials and sessions through the API (the TD's desk). Credentials stay out of the
 log, which is public (``display/auth.py``).
 
-    POST   /api/t/{t}/stewards            TD: issue a PIN (display/api.py)
+    POST   /api/t/{t}/stewards            TD: issue a PIN (display/http/api.py)
     GET    /api/t/{t}/stewards            TD: stewards, when issued, who is signed in
     DELETE /api/t/{t}/stewards/{name}     TD: revoke: the PIN stops working, sessions end at once
     GET    /api/sessions                  TD: every session signed in now (TD and stewards)
@@ -16,9 +16,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import throttle
-from display.api import live_or_404, services, signed_in
 from display.errors import ApiError
+from display.http import throttle
+from display.http.endpoint import live_or_404, services, signed_in
 
 
 async def list_stewards(request: Request) -> Response:
@@ -49,7 +49,7 @@ async def sign_out(request: Request) -> Response:
 
 
 async def list_failures(request: Request) -> Response:
-    """TD: recent wrong sign-ins to this tournament, newest first (``display/throttle.py``)."""
+    """TD: recent wrong sign-ins to this tournament, newest first (``display/http/throttle.py``)."""
     tid = live_or_404(request).id
     await signed_in(request, tid, td_only=True)
     return JSONResponse({"failures": await throttle.of(request).failures(tid)})

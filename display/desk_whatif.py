@@ -26,8 +26,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display.api import live_or_404
 from display.errors import ApiError
+from display.http.endpoint import live_or_404
 from scoring.errors import ScoringError
 from scoring.tournament import Tournament
 from scoring.what_if import Need, Target, reaches, what_i_need

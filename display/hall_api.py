@@ -1,5 +1,5 @@
 """The hall's API: queues and machine status. Every action writes one record through
-``display.api.write`` (validated by the kind, compare-and-append, ``Idempotency-Key``).
+``display.http.endpoint.write`` (validated by the kind, compare-and-append, ``Idempotency-Key``).
 
 ``POST /api/t/{tid}/queues/{machine}/{action}`` with ``{"player", "note", "position",
 "started_at"}`` as the action needs:
@@ -31,13 +31,13 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from display import hall_queue
-from display.api import body, live_or_404, now, services, write, written
 from display.errors import ApiError
-from display.hall_auth import PlayerPins
 from display.hall_state import HallTournament, QueueRefused
+from display.http.endpoint import body, live_or_404, now, services, write, written
+from display.http.player_auth import PlayerPins
+from display.http.schemas import Body, Id
 from display.kinds.machines import as_hall
 from display.kinds.machines_hall import label, machine_name
-from display.schemas import Body, Id
 from scoring.tournament import Tournament
 
 ACTIONS = {

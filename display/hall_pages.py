@@ -1,7 +1,7 @@
 """The hall's pages: the queue page (stewards run the queues; players see theirs and, when the TD
 allows it, join and leave) and the audit page (every record with who, when and why).
 
-Both are thin like the other pages (``display/pages.py``): a template, a small JSON config, and a
+Both are thin like the other pages (``display/http/pages.py``): a template, a small JSON config, and a
 script that draws from the live views (queue) or the public log (audit).
 """
 
@@ -11,8 +11,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display.pages import not_found as missing
-from display.pages import render, tournament_or_none
+from display.http.pages import not_found as missing
+from display.http.pages import render, tournament_or_none
 
 
 async def queue_page(request: Request) -> Response:

@@ -33,8 +33,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from display import desk_import
-from display.api import services, signed_in
 from display.errors import ApiError
+from display.http.endpoint import services, signed_in
 from display.live.hub import RESYNC
 from display.log.store import GENESIS, LogStore, Record, VersionConflict, chain_hash
 from display.settings import Settings

@@ -34,7 +34,7 @@ class Settings:
     # BACKGLASS_WS_PING, BACKGLASS_WS_STALL.
     ws_ping_seconds: float = 20.0
     ws_stall_seconds: float = 30.0
-    # Sign-in throttle (display/throttle.py; the arithmetic is in docs/sign-in.md): free wrong
+    # Sign-in throttle (display/http/throttle.py; the arithmetic is in docs/sign-in.md): free wrong
     # tries, then delays doubling from the base, capped per source (long) and per account (short).
     throttle_free: int = 5
     throttle_base_seconds: float = 1.0

@@ -1,6 +1,6 @@
 """The UKPL meeting endpoints: players with their region, adjustments with who and why,
 multiplayer games, and past meetings' results for the season table. Every write goes through
-``display.api.write`` (validated by the ``ukpl`` kind, compare-and-append, Idempotency-Key).
+``display.http.endpoint.write`` (validated by the ``ukpl`` kind, compare-and-append, Idempotency-Key).
 
     POST /api/t/{t}/ukpl/players                   TD       players with region (UKPL 1C)
     POST /api/t/{t}/adjustments                    TD       one adjustment (2E, 6A, 6C, 7A-7D)
@@ -19,9 +19,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display import preconditions
-from display.api import body, services, signed_in, stamp, write, written
 from display.errors import ApiError
+from display.http import preconditions
+from display.http.endpoint import body, services, signed_in, stamp, write, written
 from display.log.store import version_number
 from display.ukpl_import import rows_from_csv
 from display.ukpl_schemas import (

@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display.pages import not_found, render, services, tournament_or_none
+from display.http.pages import not_found, render, services, tournament_or_none
 from display.ukpl_state import UkplState
 
 

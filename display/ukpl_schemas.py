@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, RootModel
 
-from display.schemas import Body, Id, MachineIn, Name, PlayerIn
+from display.http.schemas import Body, Id, MachineIn, Name, PlayerIn
 
 Reason = Annotated[str, Field(min_length=1, max_length=300, description="why, for the record")]
 Score = Annotated[int, Field(ge=0, le=2**53 - 1)]

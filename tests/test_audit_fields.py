@@ -16,7 +16,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import api as core
 from display.app import create_app
 from display.cli import uvicorn_config
 from display.demo import Client, target
@@ -25,6 +24,7 @@ from display.demo_fwpl import run_fwpl
 from display.demo_ukpl import replay_ukpl
 from display.demo_weekend import Weekend
 from display.demo_weekend_country import run_country
+from display.http import endpoint
 from display.log.store import REASON_REQUIRED, audit_problem
 from display.settings import Settings
 from tests.cases import UKPL as CASES
@@ -115,8 +115,8 @@ async def test_write_refuses_a_record_without_who_or_when(settings: Settings) ->
     async def unstamped(request: Request) -> Response:
         record: dict[str, Any] = {"type": "player_added", "player": {"number": "9", "name": "X"}}
         if request.query_params.get("stamp"):
-            record = {**record, "by": "td:TD", "at": core.now()}
-        seq, _ = await core.write(request, "au1", [record])
+            record = {**record, "by": "td:TD", "at": endpoint.now()}
+        seq, _ = await endpoint.write(request, "au1", [record])
         return JSONResponse({"version": seq})
 
     app = create_app(settings)

@@ -12,14 +12,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY_MODULES = [
-    "display.api",
+    "display.http.api",
     "display.desk",
-    "display.exports",
+    "display.http.exports",
     "display.hall",
     "display.kinds",
     "display.live.tournament",
     "display.offline",
-    "display.pages",
+    "display.http.pages",
     "display.services",
     "display.ukpl_state",
     "display.ukpl_season_view",

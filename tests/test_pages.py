@@ -13,11 +13,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from display import pages
+from display.http import pages
 from tests.utils import Api
 
 EPC = "epc-qualifying"
-STATIC = Path(pages.__file__).resolve().parent.parent / "static"
+STATIC = pages.STATIC
 
 
 def page_config(text: str) -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""The sign-in throttle (display/throttle.py, docs/sign-in.md) against a real server and Redis.
+"""The sign-in throttle (display/http/throttle.py, docs/sign-in.md) against a real server and Redis.
 
 Sources are real client addresses: the server listens on 127.0.0.1 and each "phone" binds its
 own loopback address (127.0.0.2, .3, …), so ``request.client.host`` differs as it would in a hall.

@@ -4,7 +4,7 @@ A tournament's ``format`` (from its ``tournament_created`` record) picks its kin
 formats of ``scoring.FORMATS`` (EPC qualifying, UKPL meeting, Classic, Kids) share one kind,
 ``machines``; stage, team and league competitions each bring their own module here. A kind is pure
 (records in, state and view documents out); its ``routes`` are the API endpoints that write its
-records through ``display.api.write``.
+records through ``display.http.endpoint.write``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """HTTP endpoints of the Country Competition (``/api/t/{tid}/country/...``); each writes records
-through ``display.api.write`` (validated against the live state, appended at V+1, Idempotency-Key
+through ``display.http.endpoint.write`` (validated against the live state, appended at V+1, Idempotency-Key
 honoured). Bodies and answers are listed in ``display.kinds.epc_country``'s docstring.
 """
 
@@ -13,10 +13,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from display import api as core
-from display import preconditions
 from display.errors import ApiError
-from display.schemas import Body, Id, Name
+from display.http import endpoint, preconditions
+from display.http.schemas import Body, Id, Name
 from scoring.epc.country import finalists
 from scoring.errors import EntryNotAllowed
 
@@ -138,7 +137,7 @@ class VoidIn(Body):
 
 def country(request: Request) -> Any:
     """The path's live tournament if it runs the Country Competition, else ApiError 404."""
-    live = core.live_or_404(request)
+    live = endpoint.live_or_404(request)
     if getattr(live.kind, "name", None) != KIND_NAME:
         raise ApiError(
             404, "not_country", f"{live.id} is not an EPC Country Competition tournament."
@@ -150,16 +149,16 @@ async def _write(
     request: Request, td_only: bool, records: list[dict[str, Any]], payload: dict[str, Any]
 ) -> Response:
     live = country(request)
-    principal = await core.signed_in(request, live.id, td_only=td_only)
-    stamped = [core.stamp(principal, r) for r in records]
-    seq, replayed = await core.write(request, live.id, stamped)
-    return core.written(seq, replayed, payload)
+    principal = await endpoint.signed_in(request, live.id, td_only=td_only)
+    stamped = [endpoint.stamp(principal, r) for r in records]
+    seq, replayed = await endpoint.write(request, live.id, stamped)
+    return endpoint.written(seq, replayed, payload)
 
 
 async def add_teams(request: Request) -> Response:
     """TD: register one team or ``{"teams": [...]}`` (``team_added`` records)."""
     country(request)
-    raw = await core.body(request, Raw)
+    raw = await endpoint.body(request, Raw)
     teams = (
         TeamsIn.model_validate(raw.model_extra).teams
         if "teams" in (raw.model_extra or {})
@@ -179,7 +178,7 @@ async def add_teams(request: Request) -> Response:
 async def replace_team(request: Request) -> Response:
     """TD: a reserve team takes a withdrawn team's seed (``team_replaced``)."""
     country(request)
-    data = await core.body(request, ReplacementIn)
+    data = await endpoint.body(request, ReplacementIn)
     record = {"type": "team_replaced", **data.model_dump()}
     return await _write(request, True, [record], {"withdrawn": data.withdrawn})
 
@@ -187,7 +186,7 @@ async def replace_team(request: Request) -> Response:
 async def add_machines(request: Request) -> Response:
     """TD: machines, the 4-ball ones flagged (``machine_added``)."""
     country(request)
-    data = await core.body(request, (CountryMachineIn, CountryMachinesIn))
+    data = await endpoint.body(request, (CountryMachineIn, CountryMachinesIn))
     machines = data.machines if isinstance(data, CountryMachinesIn) else [data]
     records = [{"type": "machine_added", "machine": m.model_dump()} for m in machines]
     return await _write(request, True, records, {"machines": [m.id for m in machines]})
@@ -196,7 +195,7 @@ async def add_machines(request: Request) -> Response:
 async def record_games(request: Request) -> Response:
     """Steward: one or both machines of a match (``match_game_recorded`` each)."""
     country(request)
-    data = await core.body(request, GamesIn)
+    data = await endpoint.body(request, GamesIn)
     records = [
         {
             "type": "match_game_recorded",
@@ -212,7 +211,7 @@ async def record_games(request: Request) -> Response:
 async def record_four_ball(request: Request) -> Response:
     """Steward: a team's 4-ball game (``four_ball_recorded``)."""
     country(request)
-    data = await core.body(request, FourBallIn)
+    data = await endpoint.body(request, FourBallIn)
     record = {"type": "four_ball_recorded", **data.model_dump()}
     return await _write(request, False, [record], {"team": data.team})
 
@@ -220,7 +219,7 @@ async def record_four_ball(request: Request) -> Response:
 async def record_penalty(request: Request) -> Response:
     """TD: a late team or a slam tilt (``late_recorded``, ``slam_tilt_recorded``)."""
     country(request)
-    data = await core.body(request, PenaltyIn)
+    data = await endpoint.body(request, PenaltyIn)
     record: dict[str, Any] = {"type": f"{data.type}_recorded", "team": data.team}
     if data.fixture is not None:
         record["fixture"] = data.fixture
@@ -235,7 +234,7 @@ async def record_penalty(request: Request) -> Response:
 async def record_playoff(request: Request) -> Response:
     """Steward: a play-off game between tied teams (``playoff_recorded``)."""
     live = country(request)
-    data = await core.body(request, PlayoffIn)
+    data = await endpoint.body(request, PlayoffIn)
     stage = data.stage or ("final" if live.state.stage != "qualifying" else "qualifying")
     record: dict[str, Any] = {
         "type": "playoff_recorded",
@@ -250,7 +249,7 @@ async def record_playoff(request: Request) -> Response:
 async def advance_stage(request: Request) -> Response:
     """TD: start the final (the record names the finalists) or complete it (``stage_advanced``)."""
     live = country(request)
-    data = await core.body(request, StageIn)
+    data = await endpoint.body(request, StageIn)
     record: dict[str, Any] = {"type": "stage_advanced", "stage": data.stage}
     payload: dict[str, Any] = {"stage": data.stage}
     table = live.state.derived.qualifying
@@ -277,17 +276,17 @@ async def void_record(request: Request) -> Response:
     ``entry_changed`` when another TD voided it meanwhile). Answers ``{"version", "voided",
     "entry": {"seq", "version"}}`` and the new version as the ``ETag``."""
     live = country(request)
-    data = await core.body(request, VoidIn)
-    principal = await core.signed_in(request, live.id, td_only=True)
-    record = core.stamp(
+    data = await endpoint.body(request, VoidIn)
+    principal = await endpoint.signed_in(request, live.id, td_only=True)
+    record = endpoint.stamp(
         principal, {"type": "record_voided", "seq": data.seq, "reason": data.reason}
     )
     check = preconditions.precondition(
         request.headers.get("if-match"), lambda state: record_version(state, data.seq), "record"
     )
-    seq, replayed = await core.write(request, live.id, [record], precondition=check)
+    seq, replayed = await endpoint.write(request, live.id, [record], precondition=check)
     answer = {"voided": data.seq, "entry": {"seq": data.seq, "version": seq}}
-    return preconditions.tagged(core.written(seq, replayed, answer), seq)
+    return preconditions.tagged(endpoint.written(seq, replayed, answer), seq)
 
 
 PREFIX = "/api/t/{tournament}/country"

@@ -6,7 +6,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from display.pages import not_found, plugin_views, render, tournament_or_none
+from display.http.pages import not_found, plugin_views, render, tournament_or_none
 
 PHONE_VIEWS = ("country_groups", "four_ball", "country_final")
 

@@ -1,6 +1,6 @@
 """API endpoints and pages of the EPC stages (main tournament, Classic, Kids).
 
-Every endpoint is TD-only, writes one record through ``display.api.write`` (validated against the
+Every endpoint is TD-only, writes one record through ``display.http.endpoint.write`` (validated against the
 live state, compare-and-append, ``Idempotency-Key``) and answers 201 ``{"version", "record"}``.
 Stage scores need no endpoint of their own: stewards push them with ``POST /api/t/{t}/scores``
 (the kind reads a score after qualifying as a stage game).
@@ -28,10 +28,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display.api import body, live_or_404, services, signed_in, stamp, write, written
 from display.errors import ApiError
-from display.pages import not_found, render, tournament_or_none
-from display.schemas import Body, Id, Name
+from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
+from display.http.pages import not_found, render, tournament_or_none
+from display.http.schemas import Body, Id, Name
 
 EPC_FORMATS = ("epc-main", "epc-classic", "epc-kids")
 

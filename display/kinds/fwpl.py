@@ -41,7 +41,7 @@ never land on another game.
 | settings_changed           | settings (before week 1 any; later only ``weeks`` and   | every view                    |
 |                            | ``playoff_*`` until the playoffs start)                 |                               |
 
-Every record also carries ``by`` and ``at`` (``display.api.stamp``).
+Every record also carries ``by`` and ``at`` (``display.http.endpoint.stamp``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The FWPL league API: one endpoint per record of ``display/kinds/fwpl.py``, under
-``/api/t/{tournament}/league/…``. Every write goes through ``display.api.write`` (validated on
+``/api/t/{tournament}/league/…``. Every write goes through ``display.http.endpoint.write`` (validated on
 the live state, compare-and-append, ``Idempotency-Key``). The TD runs the season (members,
 nights, corrections, penalties, playoffs); stewards and the TD enter games and picks.
 
@@ -21,9 +21,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display import api, preconditions
 from display.errors import ApiError
-from display.schemas import Body, Id, Name
+from display.http import endpoint, preconditions
+from display.http.schemas import Body, Id, Name
 
 Penalty = Literal["extra_ball", "deathsave", "serious"]
 WeekNo = Annotated[int, Field(ge=1, le=104)]
@@ -169,7 +169,7 @@ class PlayoffTiebreakIn(MatchRef):
 def _league(request: Request) -> Any:
     from display.kinds.fwpl import KIND
 
-    live = api.live_or_404(request)
+    live = endpoint.live_or_404(request)
     if live.kind is not KIND:
         raise ApiError(409, "not_a_league", f"Tournament {live.id} is not an FWPL league season.")
     return live
@@ -185,52 +185,55 @@ def _seeded(principal: Any, fields: dict[str, Any]) -> dict[str, Any]:
     return {**fields, "seed": fields.get("seed", secrets.randbits(32))}
 
 
-def endpoint(model: type[BaseModel], kind: str, td_only: bool = False, seeded: bool = False) -> Any:
+def record_endpoint(
+    model: type[BaseModel], kind: str, td_only: bool = False, seeded: bool = False
+) -> Any:
     """A POST handler writing one ``kind`` record from a ``model`` body; answers 201 with the
     version and the record's fields (the seed drawn, for a draw)."""
 
     async def handler(request: Request) -> Response:
         tid = request.path_params["tournament"]
-        principal = await api.signed_in(request, tid, td_only=td_only)
-        data = await api.body(request, model)
+        principal = await endpoint.signed_in(request, tid, td_only=td_only)
+        data = await endpoint.body(request, model)
         _league(request)
         fields = _fields(data)
         if seeded:
             fields = _seeded(principal, fields)
-        record = api.stamp(principal, {"type": kind, **fields})
-        seq, replayed = await api.write(request, tid, [record])
+        record = endpoint.stamp(principal, {"type": kind, **fields})
+        seq, replayed = await endpoint.write(request, tid, [record])
         if replayed:  # the first answer's seed is the one in the log
             fields = await _stored(request, tid, seq)
-        return api.written(seq, replayed, fields)
+        return endpoint.written(seq, replayed, fields)
 
     handler.__name__ = f"post_{kind}"
     return handler
 
 
 async def _stored(request: Request, tid: str, seq: int) -> dict[str, Any]:
-    record = await api.services(request).store.record(tid, seq)
+    record = await endpoint.services(request).store.record(tid, seq)
     return {k: v for k, v in (record or {}).items() if k not in ("type", "by", "at")}
 
 
 async def add_players(request: Request) -> Response:
     """TD: add members, ``{"players": [...]}`` or one player."""
     tid = request.path_params["tournament"]
-    principal = await api.signed_in(request, tid, td_only=True)
-    data = await api.body(request, (LeaguePlayerIn, LeaguePlayersIn))
+    principal = await endpoint.signed_in(request, tid, td_only=True)
+    data = await endpoint.body(request, (LeaguePlayerIn, LeaguePlayersIn))
     _league(request)
     players = data.players if isinstance(data, LeaguePlayersIn) else [data]
     new = [
-        api.stamp(principal, {"type": "league_player_added", "player": _fields(p)}) for p in players
+        endpoint.stamp(principal, {"type": "league_player_added", "player": _fields(p)})
+        for p in players
     ]
-    seq, replayed = await api.write(request, tid, new)
-    return api.written(seq, replayed, {"players": [p.number for p in players]})
+    seq, replayed = await endpoint.write(request, tid, new)
+    return endpoint.written(seq, replayed, {"players": [p.number for p in players]})
 
 
 async def add_lines(request: Request) -> Response:
     """Steward: some players' scores of a group's next game; the game counts when all are in."""
     tid = request.path_params["tournament"]
-    principal = await api.signed_in(request, tid)
-    data = await api.body(request, LinesIn)
+    principal = await endpoint.signed_in(request, tid)
+    data = await endpoint.body(request, LinesIn)
     _league(request)
     ref = {"week": data.week, "group": data.group, "game_no": data.game_no}
     if data.machine is not None:
@@ -240,9 +243,9 @@ async def add_lines(request: Request) -> Response:
         fields = {**ref, **_fields(entry), "score": entry.score}
         if n == len(data.lines) and data.playoff:
             fields["playoff"] = data.playoff
-        new.append(api.stamp(principal, {"type": "game_line_recorded", **fields}))
-    seq, replayed = await api.write(request, tid, new)
-    return api.written(seq, replayed, {**ref, "players": [e.player for e in data.lines]})
+        new.append(endpoint.stamp(principal, {"type": "game_line_recorded", **fields}))
+    seq, replayed = await endpoint.write(request, tid, new)
+    return endpoint.written(seq, replayed, {**ref, "players": [e.player for e in data.lines]})
 
 
 def game_version(league: Any, week: int, group: int, game_no: int) -> int | None:
@@ -257,13 +260,13 @@ def game_version(league: Any, week: int, group: int, game_no: int) -> int | None
 
 def _game(model: type[BaseModel], kind: str, td_only: bool = False, versioned: bool = False) -> Any:
     """Like ``endpoint`` for a game: null scores (forfeits) are kept in the record. ``versioned``
-    (a correction): the request names the game's version in ``If-Match`` (``display.preconditions``:
+    (a correction): the request names the game's version in ``If-Match`` (``display.http.preconditions``:
     428 / 412), and the answer gives the new one as ``game.version`` and the ``ETag``."""
 
     async def handler(request: Request) -> Response:
         tid = request.path_params["tournament"]
-        principal = await api.signed_in(request, tid, td_only=td_only)
-        data = await api.body(request, model)
+        principal = await endpoint.signed_in(request, tid, td_only=td_only)
+        data = await endpoint.body(request, model)
         _league(request)
         fields = _fields(data)
         fields["compensatory"] = {
@@ -278,15 +281,15 @@ def _game(model: type[BaseModel], kind: str, td_only: bool = False, versioned: b
             check = preconditions.precondition(
                 request.headers.get("if-match"), lambda league: game_version(league, *ref), "game"
             )
-        seq, replayed = await api.write(
-            request, tid, [api.stamp(principal, {"type": kind, **fields})], precondition=check
+        seq, replayed = await endpoint.write(
+            request, tid, [endpoint.stamp(principal, {"type": kind, **fields})], precondition=check
         )
         answer = {k: v for k, v in fields.items() if k != "scores"}
         if not versioned:
-            return api.written(seq, replayed, answer)
+            return endpoint.written(seq, replayed, answer)
         game = dict(zip(("week", "group", "game_no"), ref, strict=True))
         answer["game"] = {**game, "version": seq}
-        return preconditions.tagged(api.written(seq, replayed, answer), seq)
+        return preconditions.tagged(endpoint.written(seq, replayed, answer), seq)
 
     handler.__name__ = f"post_{kind}"
     return handler
@@ -298,19 +301,19 @@ def _route(path: str, handler: Any) -> Route:
 
 routes = [
     _route("players", add_players),
-    _route("nights", endpoint(NightIn, "night_started", td_only=True, seeded=True)),
-    _route("picks", endpoint(PickIn, "machine_picked")),
-    _route("last-ball", endpoint(GameRef, "last_ball_reached")),
+    _route("nights", record_endpoint(NightIn, "night_started", td_only=True, seeded=True)),
+    _route("picks", record_endpoint(PickIn, "machine_picked")),
+    _route("last-ball", record_endpoint(GameRef, "last_ball_reached")),
     _route("games", _game(GameIn, "game_recorded")),
     _route("scores", add_lines),
     _route("corrections", _game(CorrectionIn, "game_corrected", td_only=True, versioned=True)),
-    _route("penalties", endpoint(PenaltyIn, "penalty_recorded", td_only=True)),
-    _route("third-offences", endpoint(OffenceIn, "third_offence_recorded", td_only=True)),
-    _route("close", endpoint(CloseIn, "night_closed", td_only=True)),
-    _route("tiebreak-draws", endpoint(DrawIn, "tiebreak_drawn", td_only=True, seeded=True)),
-    _route("playoffs", endpoint(PlayoffsIn, "playoffs_started", td_only=True)),
-    _route("playoff-matches", endpoint(MatchIn, "playoff_match_started", seeded=True)),
-    _route("playoff-picks", endpoint(PlayoffPickIn, "playoff_machine_picked")),
+    _route("penalties", record_endpoint(PenaltyIn, "penalty_recorded", td_only=True)),
+    _route("third-offences", record_endpoint(OffenceIn, "third_offence_recorded", td_only=True)),
+    _route("close", record_endpoint(CloseIn, "night_closed", td_only=True)),
+    _route("tiebreak-draws", record_endpoint(DrawIn, "tiebreak_drawn", td_only=True, seeded=True)),
+    _route("playoffs", record_endpoint(PlayoffsIn, "playoffs_started", td_only=True)),
+    _route("playoff-matches", record_endpoint(MatchIn, "playoff_match_started", seeded=True)),
+    _route("playoff-picks", record_endpoint(PlayoffPickIn, "playoff_machine_picked")),
     _route("playoff-games", _game(PlayoffGameIn, "playoff_game_recorded")),
-    _route("playoff-tiebreaks", endpoint(PlayoffTiebreakIn, "playoff_tiebreak_recorded")),
+    _route("playoff-tiebreaks", record_endpoint(PlayoffTiebreakIn, "playoff_tiebreak_recorded")),
 ]

@@ -1,6 +1,6 @@
 """FWPL pages: the stewards' league entry page (a group's game on a phone) and the players' league
 page (tonight's groups and standings, the season table, the playoffs). Both draw everything from
-the live views with ``live.js``, like the other pages (``display/pages.py``).
+the live views with ``live.js``, like the other pages (``display/http/pages.py``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display import pages
+from display.http import pages
 
 HALL_VIEWS = "fwpl_groups,fwpl_night,fwpl_season,fwpl_bracket"
 """The display plugins of a league night, in rotation order (``static/views/fwpl_*.js``)."""

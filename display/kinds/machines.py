@@ -3,7 +3,7 @@ EPC Classic, Kids), where every entry is one score by one player on one machine,
 around them: queues, machine status, corrections and voids.
 
 The state is a ``display.hall_state.HallTournament``: the scoring ``Tournament`` with its ``hall``.
-Every record carries ``by`` and ``at`` (``display.api.stamp``); the queues take their times from
+Every record carries ``by`` and ``at`` (``display.http.endpoint.stamp``); the queues take their times from
 ``at``, so replaying the log gives the same queues and estimates.
 
 | record                 | fields                                          | views touched               |

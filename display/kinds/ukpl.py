@@ -67,7 +67,10 @@ class UkplKind:
 
     @property
     def routes(self) -> Sequence[BaseRoute]:
-        from display import ukpl_api, ukpl_pages  # they import display.api, which imports kinds
+        from display import (  # they import display.http.api, which imports kinds
+            ukpl_api,
+            ukpl_pages,
+        )
 
         return (*ukpl_api.routes, *ukpl_pages.routes)
 

@@ -23,7 +23,7 @@ check. ``display/verify.py`` checks a chain.
 
 Audit fields: every record carries ``by`` (who: ``role:name``) and ``at`` (server time, ISO 8601
 UTC); the types in ``REASON_REQUIRED`` also carry a non-empty ``reason``. ``audit_problem`` says
-what a record lacks; ``display.api.write`` refuses such a record as a programming error.
+what a record lacks; ``display.http.endpoint.write`` refuses such a record as a programming error.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ OWN = {
     "fwpl-league": ("league", "league-entry"),
     "ukpl-meeting": ("season", "adjust"),
 }
-"""Pages of one format (display/pages.py PAGE_LINKS)."""
+"""Pages of one format (display/http/pages.py PAGE_LINKS)."""
 SITE = ("/", "/desk", "/openapi.json")
 NAMELESS = {"qr.svg", "team-entry", "league-entry", "stages", "adjust"}
 """Pages that show no names until someone acts on them (entry forms, the QR code)."""

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from display import schemas
+from display.http import schemas
 
 ERROR = {
     "type": "object",

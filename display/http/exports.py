@@ -34,10 +34,10 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display import pages
-from display.api import live_or_404, services
 from display.desk_players import registrations
 from display.errors import ApiError
+from display.http import pages
+from display.http.endpoint import live_or_404, services
 from display.log.store import Record
 from scoring.ranking import player_key
 

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # services imports the replica, which imports the kinds, whic
     from display.services import Services
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 BUILTIN_VIEWS = ("machines", "standings", "queue")
 

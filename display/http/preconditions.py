@@ -5,7 +5,7 @@ The rule is the hall's (``display.hall_corrections``, docs/protocol.md "Changing
 client names the version of the thing it saw as a strong entity tag, ``If-Match: "42"`` (RFC
 9110 §13.1.1); none (or ``*``) is 428 ``version_required`` (RFC 6585 §3), another version 412
 ``entry_changed`` (RFC 9110 §15.5.13). A thing's version is the seq of the last record that set or
-changed it. Each check is a ``precondition`` for ``display.api.write``: it runs under the
+changed it. Each check is a ``precondition`` for ``display.http.endpoint.write``: it runs under the
 tournament's write lock after the Idempotency-Key check, so of two writers holding one version
 only the first passes, and a retry of a change that landed gets its first answer.
 """
@@ -40,7 +40,7 @@ def check(header: str | None, current: int | None, what: str) -> None:
 def precondition(
     header: str | None, version_of: Callable[[Any], int | None], what: str
 ) -> Callable[[Any], None]:
-    """A ``precondition`` for ``display.api.write``: ``check`` against ``version_of(state)``."""
+    """A ``precondition`` for ``display.http.endpoint.write``: ``check`` against ``version_of(state)``."""
     return lambda state: check(header, version_of(state), what)
 
 

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display import pages
+from display.http import pages
 
 
 def players_url(request: Request, tournament: dict[str, Any]) -> str:
