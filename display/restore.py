@@ -32,7 +32,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import desk_import
+from display.desk import imports as desk_import
 from display.errors import ApiError
 from display.http.endpoint import services, signed_in
 from display.live.hub import RESYNC

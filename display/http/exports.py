@@ -1,5 +1,5 @@
 """Exports: the results as CSV, an IFPA submission CSV, a printable results page, the whole log as
-JSON lines (which ``display/desk_import.py`` replays into a fresh server).
+JSON lines (which ``display/desk/imports.py`` replays into a fresh server).
 
     GET /api/t/{t}/export/results.csv   every player: place, details, total, each machine
     GET /api/t/{t}/export/ifpa.csv      places and names/IFPA numbers, for IFPA
@@ -34,7 +34,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display.desk_players import registrations
+from display.desk.players import registrations
 from display.errors import ApiError
 from display.http import pages
 from display.http.endpoint import live_or_404, services

@@ -17,7 +17,7 @@ import orjson
 from display import kinds
 from display.kinds.base import EVERY_VIEW, Kind
 from display.live import mergepatch
-from display.live import shared as desk_records
+from display.live import shared as shared_records
 from display.log.store import GENESIS, Record
 from scoring.errors import ScoringError
 
@@ -29,18 +29,18 @@ class Applied(NamedTuple):
     profiles) and the view names they ``touched`` (or ``EVERY_VIEW``)."""
 
     state: Any
-    shared: desk_records.Shared
+    shared: shared_records.Shared
     touched: set[str]
 
 
 def apply_record(
-    kind: Kind, state: Any, shared: desk_records.Shared, seq: int, record: dict[str, Any]
+    kind: Kind, state: Any, shared: shared_records.Shared, seq: int, record: dict[str, Any]
 ) -> Applied:
-    """Apply one record at version ``seq``: a record every kind shares (``desk_records``) goes
+    """Apply one record at version ``seq``: a record every kind shares (``display.live.shared``) goes
     there, before the kind, and the kind never sees it; any other goes to ``kind``. Raises what
     they raise (ScoringError when the rules refuse, ValueError for an unknown type)."""
-    if desk_records.handles(record["type"]):
-        shared, touched = desk_records.apply(shared, record)
+    if shared_records.handles(record["type"]):
+        shared, touched = shared_records.apply(shared, record)
         return Applied(state, shared, touched)
     state, touched = kind.apply(state, seq, record)
     return Applied(state, shared, touched)
@@ -62,7 +62,7 @@ def check_new(records: Sequence[dict[str, Any]]) -> None:
         kind, state = kinds.create(records[0])
     except (ScoringError, KeyError, TypeError, ValueError) as exc:
         raise RecordRefused(1, exc) from None
-    shared = desk_records.EMPTY
+    shared = shared_records.EMPTY
     for seq, record in enumerate(records[1:], start=2):
         try:
             state, shared, _ = apply_record(kind, state, shared, seq, record)
@@ -99,7 +99,7 @@ class LiveTournament:
         self.meta: dict[str, Any] = {"id": tournament_id, "name": tournament_id}
         self.kind: Kind | None = None
         self.state: Any = None
-        self.shared = desk_records.EMPTY  # records every kind shares (display profiles)
+        self.shared = shared_records.EMPTY  # records every kind shares (display profiles)
         self.views: dict[str, Any] = {}
         self.history: deque[Change] = deque(maxlen=history_size)
         self.created_at: str | None = None
@@ -165,7 +165,7 @@ class LiveTournament:
         data = record.data
         if data["type"] == "tournament_created":
             self.kind, self.state = kinds.create(data)
-            self.shared = desk_records.EMPTY
+            self.shared = shared_records.EMPTY
             self.meta = {"id": self.id, "name": data.get("name") or self.id}
             self.created_at = data.get("at")
             return {EVERY_VIEW}
@@ -184,13 +184,13 @@ class LiveTournament:
     def build(self, name: str) -> Any:
         """One view of the current state, or None."""
         assert self.kind is not None
-        if name in desk_records.VIEWS:
-            return desk_records.view(self.shared, name)
+        if name in shared_records.VIEWS:
+            return shared_records.view(self.shared, name)
         return self.kind.view(self.state, self.meta, name)
 
     def all_views(self) -> dict[str, Any]:
         assert self.kind is not None
-        names = [*self.kind.view_names(self.state), *desk_records.VIEWS]
+        names = [*self.kind.view_names(self.state), *shared_records.VIEWS]
         found = {name: self.build(name) for name in names}
         return {name: doc for name, doc in found.items() if doc is not None}
 

@@ -18,14 +18,14 @@ from starlette.routing import Route
 from display.errors import ApiError
 from display.http import pages
 from display.http.endpoint import body, live_or_404, signed_in, stamp, write, written
-from display.live import shared as desk_records
+from display.live import shared as shared_records
 
 
 class ProfileIn(BaseModel):
     """A screen profile: the views in order, seconds per page, the theme, the QR code shown."""
 
     model_config = ConfigDict(extra="forbid")
-    views: list[str] = Field(min_length=1, max_length=desk_records.MAX_VIEWS)
+    views: list[str] = Field(min_length=1, max_length=shared_records.MAX_VIEWS)
     seconds: float = 12
     theme: str = "dark"
     qr: bool = True
@@ -42,7 +42,7 @@ async def list_profiles(request: Request) -> Response:
         {
             "profiles": live.views.get("profiles", {}),
             "views": display_views(),
-            "themes": list(desk_records.THEMES),
+            "themes": list(shared_records.THEMES),
         }
     )
 
@@ -54,7 +54,9 @@ async def set_profile(request: Request) -> Response:
     record: dict[str, Any] = {"type": "profile_set", "name": name, **data.model_dump()}
     if float(record["seconds"]).is_integer():
         record["seconds"] = int(record["seconds"])
-    doc = desk_records.profile(record, display_views())  # refuses unknown views here, not on replay
+    doc = shared_records.profile(
+        record, display_views()
+    )  # refuses unknown views here, not on replay
     seq, replayed = await write(request, tid, [stamp(principal, record)])
     return written(seq, replayed, {"name": name, "profile": doc})
 

@@ -17,15 +17,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from display import (
-    desk_import,
-    desk_players,
-    desk_profiles,
-    desk_stewards,
-    desk_whatif,
-    kinds,
-    templates_catalog,
-)
+from display import kinds
+from display.desk import catalog, imports, players, profiles, stewards, whatif
 from display.errors import ApiError
 from display.http import exports, pages, qr
 from display.http.endpoint import body, signed_in, stamp, write, written
@@ -43,13 +36,13 @@ class FromTemplateIn(BaseModel):
 
 
 async def list_templates(request: Request) -> Response:
-    return JSONResponse({"templates": templates_catalog.catalog(kinds.formats())})
+    return JSONResponse({"templates": catalog.catalog(kinds.formats())})
 
 
 async def create_from_template(request: Request) -> Response:
     principal = await signed_in(request, None, td_only=True)
     data = await body(request, FromTemplateIn)
-    template = templates_catalog.find(data.template)
+    template = catalog.find(data.template)
     if template is None:
         raise ApiError(404, "unknown_template", f"There is no template {data.template!r}.")
     if template.format not in kinds.formats():
@@ -85,7 +78,7 @@ async def desk_tournament(request: Request) -> Response:
     config = {
         "tournament": tournament["id"],
         "players_url": qr.players_url(request, tournament),
-        "templates": {t.format: t.id for t in templates_catalog.TEMPLATES},
+        "templates": {t.format: t.id for t in catalog.TEMPLATES},
     }
     return pages.render(request, "desk.html", tournament=tournament, config=config)
 
@@ -95,11 +88,11 @@ routes: list[BaseRoute] = [
     Route("/api/tournaments/from-template", create_from_template, methods=["POST"]),
     Route("/desk", desk_home, methods=["GET"]),
     Route("/t/{tournament}/desk", desk_tournament, methods=["GET"]),
-    *desk_players.routes,
-    *desk_stewards.routes,
-    *desk_profiles.routes,
-    *desk_whatif.routes,
-    *desk_import.routes,
+    *players.routes,
+    *stewards.routes,
+    *profiles.routes,
+    *whatif.routes,
+    *imports.routes,
     *exports.routes,
     *qr.routes,
 ]

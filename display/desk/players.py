@@ -1,7 +1,7 @@
 """Players and machines from the TD's desk: CSV imports, withdrawals, and the registration details
 (IFPA number, country or region) the views leave out.
 
-    POST /api/t/{t}/players/import             TD: CSV of players (``display/desk_csv.py``)
+    POST /api/t/{t}/players/import             TD: CSV of players (``display/desk/csv.py``)
     POST /api/t/{t}/machines/import            TD: CSV of machines
     POST /api/t/{t}/entries                    TD: one late entry {number, name, guest, ifpa,
                                                country or region} (JSON)
@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import desk_csv
+from display.desk import csv as desk_csv
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
 from display.log.store import Record
 
