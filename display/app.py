@@ -11,7 +11,8 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from display import desk, hall, kinds, restore
+from display import competitions as kinds
+from display import desk, hall, restore
 from display.errors import HANDLERS
 from display.http import api, openapi, pages
 from display.live import ws

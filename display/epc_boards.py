@@ -34,9 +34,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from display.kinds.base import EVERY_VIEW
+from display.competitions.base import EVERY_VIEW
+from display.competitions.docs import compact
 from display.kinds.machines import HALL_RECORDS, MACHINES
-from display.views import compact
 from scoring import EPC_CLASSIC
 from scoring.epc.classic import (
     ClassicConfig,

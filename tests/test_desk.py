@@ -8,7 +8,7 @@ import re
 import httpx
 import pytest
 
-from display import kinds
+from display import competitions as kinds
 from display.desk import catalog as templates_catalog
 from display.http import qr
 from tests.test_pages import page_config

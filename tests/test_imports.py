@@ -16,7 +16,7 @@ ENTRY_MODULES = [
     "display.desk",
     "display.http.exports",
     "display.hall",
-    "display.kinds",
+    "display.competitions",
     "display.live.tournament",
     "display.offline",
     "display.http.pages",

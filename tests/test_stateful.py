@@ -30,10 +30,10 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
+from display.competitions.docs import standings_view
 from display.live.tournament import LiveTournament
 from display.log.store import Record
 from display.settings import Settings
-from display.views import standings_view
 from scoring import FORMATS
 from scoring.errors import ScoringError
 from scoring.model import Entry, Machine, Player

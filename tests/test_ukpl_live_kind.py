@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from display.kinds.base import EVERY_VIEW
+from display.competitions.base import EVERY_VIEW
 from display.kinds.ukpl import KIND
 from display.ukpl_state import UkplState, settle
 from scoring.errors import ScoringError

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from display import kinds
+from display import competitions as kinds
 from display.desk import catalog, imports, players, profiles, stewards, whatif
 from display.errors import ApiError
 from display.http import exports, pages, qr

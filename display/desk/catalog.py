@@ -26,7 +26,7 @@ class Default:
 @dataclass(frozen=True)
 class Template:
     """A competition: ``id`` (stable, for the API), ``name``, ``rules`` (the text it follows),
-    ``format`` (a format name of ``display.kinds``), ``about`` (one line for the TD) and its
+    ``format`` (a format name of ``display.competitions``), ``about`` (one line for the TD) and its
     ``defaults``."""
 
     id: str

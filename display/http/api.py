@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import kinds
+from display import competitions as kinds
 from display.errors import ApiError
 from display.http import throttle
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from display.kinds.base import EVERY_VIEW
+from display.competitions.base import EVERY_VIEW
 from display.kinds.epc_country_state import (
     CountryMachine,
     CountryState,

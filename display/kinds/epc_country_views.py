@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from display.competitions.docs import compact
 from display.kinds.epc_country_state import (
     TITLE,
     CountryState,
@@ -36,7 +37,6 @@ from display.kinds.epc_country_state import (
     stage_of,
     undecided,
 )
-from display.views import compact
 from scoring.epc.country import Late, MatchResult, game_result
 from scoring.rounding import points_json as number
 

@@ -45,8 +45,8 @@ from typing import Any
 from starlette.routing import BaseRoute
 
 from display import epc_boards
+from display.competitions.base import EVERY_VIEW
 from display.kinds import epc_main_views as stage_views
-from display.kinds.base import EVERY_VIEW
 from display.kinds.epc_main_state import (
     STAGE_SETTINGS,
     MainState,

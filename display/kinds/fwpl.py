@@ -52,9 +52,9 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
+from display.competitions.base import EVERY_VIEW
 from display.kinds import fwpl_nights as nights
 from display.kinds import fwpl_playoffs as playoffs
-from display.kinds.base import EVERY_VIEW
 from display.kinds.fwpl_bracket_view import bracket_view
 from display.kinds.fwpl_night_view import night_view
 from display.kinds.fwpl_state import (

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from display.competitions.docs import compact
 from display.kinds.fwpl_entries import busy, picker
 from display.kinds.fwpl_state import Group, League, Night, Slot, result
-from display.views import compact
 from scoring.fwpl import GameResult, allowed_machines, final_score, play_order
 from scoring.rounding import points_json
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from display.competitions.docs import compact
 from display.kinds.fwpl_playoffs import cut_ties
 from display.kinds.fwpl_state import FORMAT, TITLE, League
-from display.views import compact
 from scoring.errors import SettingsError
 from scoring.fwpl import playoff_sizes
 from scoring.fwpl.playoff_cut import DIVISION_NAMES

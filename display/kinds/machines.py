@@ -43,7 +43,9 @@ from typing import Any
 from starlette.routing import BaseRoute
 
 from display import hall_queue as q
-from display import hall_views, views
+from display import hall_views
+from display.competitions import docs as views
+from display.competitions.base import EVERY_VIEW
 from display.hall_state import (
     Hall,
     HallSettings,
@@ -51,8 +53,14 @@ from display.hall_state import (
     MachineUnavailable,
     PlayerWithdrawn,
 )
-from display.kinds.base import EVERY_VIEW
-from display.kinds.machines_hall import HANDLERS, frozen, label, prune, unavailable, with_hall
+from display.kinds.machines_hall import (
+    HANDLERS,
+    frozen,
+    label,
+    prune,
+    unavailable,
+    with_hall,
+)
 from scoring import FORMATS
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import (

@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from display import kinds
-from display.kinds.base import EVERY_VIEW, Kind
+from display import competitions as kinds
+from display.competitions.base import EVERY_VIEW, Kind
 from display.live import mergepatch
 from display.live import shared as shared_records
 from display.log.store import GENESIS, Record

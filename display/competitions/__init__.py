@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
-from display.kinds.base import Kind
+from display.competitions.base import Kind
 from scoring.errors import SettingsError
 
 KIND_MODULES = (

@@ -1,4 +1,4 @@
-"""The protocol every competition kind follows (see ``display/kinds/__init__.py``)."""
+"""The protocol every competition kind follows (see ``display/competitions/__init__.py``)."""
 
 from __future__ import annotations
 
