@@ -12,7 +12,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from display import competitions as kinds
-from display import desk, hall, restore
+from display import desk, restore
+from display.competitions.machines import routes as hall
 from display.errors import HANDLERS
 from display.http import api, openapi, pages
 from display.live import ws

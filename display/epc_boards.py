@@ -36,7 +36,7 @@ from typing import Any
 
 from display.competitions.base import EVERY_VIEW
 from display.competitions.docs import compact
-from display.kinds.machines import HALL_RECORDS, MACHINES
+from display.competitions.machines.kind import HALL_RECORDS, MACHINES
 from scoring import EPC_CLASSIC
 from scoring.epc.classic import (
     ClassicConfig,

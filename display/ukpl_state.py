@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from display import ukpl_records as rec
-from display.kinds.machines import MACHINES
+from display.competitions.machines.kind import MACHINES
 from scoring.corrections import without_entries
 from scoring.errors import EntryNotAllowed
 from scoring.model import Entry, Machine, Player
@@ -33,7 +33,7 @@ from scoring.ukpl.region import SeasonMeet, bans_at, is_guest
 from scoring.ukpl.season import Meet, meet_from_standings
 
 if TYPE_CHECKING:
-    from display.hall_state import HallTournament
+    from display.competitions.machines.state import HallTournament
 
 Note = tuple[Mapping[str, Any], Mapping[str, Any] | None]
 """An adjustment as recorded, and the record that withdrew it (or None)."""

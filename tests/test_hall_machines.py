@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from display.hall_state import MachineUnavailable
-from display.kinds.machines import MACHINES
+from display.competitions.machines.kind import MACHINES
+from display.competitions.machines.state import MachineUnavailable
 from scoring.epc.classic import Fault
 from scoring.machine_faults import ReplacementRefused
 from tests.test_queue_api import act, order, steward

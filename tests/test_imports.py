@@ -15,7 +15,7 @@ ENTRY_MODULES = [
     "display.http.api",
     "display.desk",
     "display.http.exports",
-    "display.hall",
+    "display.competitions.machines.routes",
     "display.competitions",
     "display.live.tournament",
     "display.offline",

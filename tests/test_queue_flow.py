@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from display.hall_queue import game_seconds, seconds_between, wait_to_join, waits
-from display.hall_state import HallTournament, Queue, Up, Waiting
-from display.kinds.machines import MACHINES
+from display.competitions.machines.kind import MACHINES
+from display.competitions.machines.queue import game_seconds, seconds_between, wait_to_join, waits
+from display.competitions.machines.state import HallTournament, Queue, Up, Waiting
 from scoring.errors import ScoringError
 
 T0 = datetime(2009, 5, 23, 10, 0, tzinfo=UTC)

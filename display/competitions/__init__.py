@@ -24,7 +24,7 @@ KIND_MODULES = (
     ("display.kinds.epc_country", "KIND"),
     ("display.kinds.fwpl", "KIND"),
     ("display.kinds.ukpl", "KIND"),
-    ("display.kinds.machines", "MACHINES"),
+    ("display.competitions.machines.kind", "MACHINES"),
 )
 """Checked in order: a kind listed earlier may take over a format of a later one (e.g. the UKPL
 kind runs "ukpl-meeting" with adjustments and the season table). Imported on first use, so a kind

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from display import hall_views
+from display.competitions.machines import views as hall_views
 from scoring.model import MachineTable, Standings
 from scoring.rounding import points_json as number
 from scoring.tournament import Tournament
@@ -21,7 +21,7 @@ def compact(values: dict[str, Any]) -> dict[str, Any]:
 
 def tournament_view(meta: dict[str, Any], tournament: Tournament) -> dict[str, Any]:
     """``tournament``: id, name, format, title, settings, cut (or None), and ``hall``: the hall
-    settings (``display.hall_state.HallSettings``) when the tournament has a hall."""
+    settings (``display.competitions.machines.state.HallSettings``) when the tournament has a hall."""
     settings = tournament.format.settings_dict(tournament.config)
     qualify, standby = settings.get("qualify"), settings.get("standby")
     cut = {"qualify": qualify, "standby": standby} if qualify is not None else None

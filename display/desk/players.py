@@ -8,7 +8,7 @@
     GET  /api/t/{t}/registrations              every player and machine as registered
 
 A late entry may also be a plain ``POST /api/t/{t}/players`` (display/http/api.py), without the IFPA
-number and country; either works at any time the format takes one. A withdrawal is ``POST /api/t/{t}/players/{number}/withdraw`` (display/hall_corrections.py),
+number and country; either works at any time the format takes one. A withdrawal is ``POST /api/t/{t}/players/{number}/withdraw`` (display/competitions/machines/corrections.py),
 which this module's registrations show. Every import is one write: all of the file's rows are
 recorded, or none.
 """

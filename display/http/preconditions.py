@@ -1,7 +1,7 @@
 """``If-Match`` for the competition kinds' changes to an existing record: an FWPL game's
 correction, a UKPL adjustment's withdrawal, an EPC Country record's void.
 
-The rule is the hall's (``display.hall_corrections``, docs/protocol.md "Changing an entry"): the
+The rule is the hall's (``display.competitions.machines.corrections``, docs/protocol.md "Changing an entry"): the
 client names the version of the thing it saw as a strong entity tag, ``If-Match: "42"`` (RFC
 9110 §13.1.1); none (or ``*``) is 428 ``version_required`` (RFC 6585 §3), another version 412
 ``entry_changed`` (RFC 9110 §15.5.13). A thing's version is the seq of the last record that set or
@@ -17,8 +17,8 @@ from typing import Any
 
 from starlette.responses import Response
 
+from display.competitions.machines.corrections import if_match
 from display.errors import ApiError
-from display.hall_corrections import if_match
 
 
 def check(header: str | None, current: int | None, what: str) -> None:

@@ -46,6 +46,7 @@ from starlette.routing import BaseRoute
 
 from display import epc_boards
 from display.competitions.base import EVERY_VIEW
+from display.competitions.machines.kind import HALL_RECORDS, MACHINES
 from display.kinds import epc_main_views as stage_views
 from display.kinds.epc_main_state import (
     STAGE_SETTINGS,
@@ -59,7 +60,6 @@ from display.kinds.epc_main_state import (
     stages_config,
     start_round,
 )
-from display.kinds.machines import HALL_RECORDS, MACHINES
 from scoring import EPC_QUALIFYING
 from scoring.errors import SettingsError
 from scoring.tournament import new_tournament

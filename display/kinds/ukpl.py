@@ -48,7 +48,7 @@ from starlette.routing import BaseRoute
 from display import ukpl_records as rec
 from display import ukpl_state as st
 from display.competitions.base import EVERY_VIEW
-from display.kinds.machines import MACHINES
+from display.competitions.machines.kind import MACHINES
 from display.ukpl_state import Outside, Registration, UkplState
 from scoring import FORMATS
 from scoring.errors import EntryNotAllowed

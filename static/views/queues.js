@@ -1,5 +1,5 @@
 /* Queues on the hall display: every machine with who is playing, how many wait and the estimated
- * wait for a player joining now (the "queues" view, display/hall_views.py). The EPC rules warn
+ * wait for a player joining now (the "queues" view, display/competitions/machines/views.py). The EPC rules warn
  * that a popular machine "may result in long waits"; this board shows where they are.
  *
  * Also shared with the queue page (static/queue.js): Backglass.queues = {doc, wait, waitText,

@@ -39,14 +39,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import hall_queue
+from display.competitions.machines import queue as hall_queue
+from display.competitions.machines.api import hall_of, pins
+from display.competitions.machines.records import entry_of
+from display.competitions.machines.state import HallTournament
 from display.errors import ApiError
-from display.hall_api import hall_of, pins
-from display.hall_state import HallTournament
 from display.http import throttle
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
 from display.http.schemas import Body, Id
-from display.kinds.machines_hall import entry_of
 from display.log.store import version_number
 from scoring.corrections import UnknownEntry
 from scoring.model import Entry

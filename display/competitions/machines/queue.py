@@ -20,7 +20,7 @@ from dataclasses import replace
 from datetime import datetime
 from statistics import median
 
-from display.hall_state import KEEP_LENGTHS, Queue, QueueRefused, Up, Waiting
+from display.competitions.machines.state import KEEP_LENGTHS, Queue, QueueRefused, Up, Waiting
 
 Label = Callable[[str], str]
 LONGEST_GAME_SECONDS = 2 * 3600

@@ -1,6 +1,6 @@
 """The hall beside a per-machine tournament: queues, machine status, withdrawn players, and which
 records corrected, voided or wiped which entries. Frozen data only; the operations are in
-``display/hall_queue.py`` and ``display/kinds/machines_hall.py``.
+``display/competitions/machines/queue.py`` and ``display/competitions/machines/records.py``.
 
 ``HallTournament`` *is* a ``scoring.tournament.Tournament`` with one more field, so every scoring
 function (``record_entry``, ``check_entry``, the standings) takes it as it is and ``replace`` keeps

@@ -12,7 +12,7 @@
      "wait": 960}                              # estimated seconds for a player joining now
 
 ``wait`` of a waiting player is the estimated seconds until they are called, counting one game
-for the player up and one per player not paused ahead (``display.hall_queue.waits``); a client
+for the player up and one per player not paused ahead (``display.competitions.machines.queue.waits``); a client
 may take the time the player up has already played off it (``up.since``). A machine not in
 service has no ``wait``. No nulls: an absent key means none (``views.compact``).
 """
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from display import hall_queue
-from display.hall_state import HallTournament
+from display.competitions.machines import queue as hall_queue
+from display.competitions.machines.state import HallTournament
 
 
 def _compact(values: dict[str, Any]) -> dict[str, Any]:

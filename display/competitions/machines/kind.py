@@ -2,7 +2,7 @@
 EPC Classic, Kids), where every entry is one score by one player on one machine, and the hall
 around them: queues, machine status, corrections and voids.
 
-The state is a ``display.hall_state.HallTournament``: the scoring ``Tournament`` with its ``hall``.
+The state is a ``display.competitions.machines.state.HallTournament``: the scoring ``Tournament`` with its ``hall``.
 Every record carries ``by`` and ``at`` (``display.http.endpoint.stamp``); the queues take their times from
 ``at``, so replaying the log gives the same queues and estimates.
 
@@ -42,24 +42,24 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
-from display import hall_queue as q
-from display import hall_views
 from display.competitions import docs as views
 from display.competitions.base import EVERY_VIEW
-from display.hall_state import (
-    Hall,
-    HallSettings,
-    HallTournament,
-    MachineUnavailable,
-    PlayerWithdrawn,
-)
-from display.kinds.machines_hall import (
+from display.competitions.machines import queue as q
+from display.competitions.machines import views as hall_views
+from display.competitions.machines.records import (
     HANDLERS,
     frozen,
     label,
     prune,
     unavailable,
     with_hall,
+)
+from display.competitions.machines.state import (
+    Hall,
+    HallSettings,
+    HallTournament,
+    MachineUnavailable,
+    PlayerWithdrawn,
 )
 from scoring import FORMATS
 from scoring.model import Entry, Machine, Player
@@ -95,7 +95,9 @@ class MachinesKind:
     """Records of per-machine formats -> ``HallTournament`` -> views."""
 
     name = "machines"
-    routes: Sequence[BaseRoute] = ()  # the hall's endpoints and pages are in display/hall.py
+    routes: Sequence[
+        BaseRoute
+    ] = ()  # the hall's endpoints and pages are in display/competitions/machines/routes.py
 
     def formats(self) -> Iterable[str]:
         return FORMATS.keys()

@@ -30,14 +30,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display import hall_queue
+from display.competitions.machines import queue as hall_queue
+from display.competitions.machines.kind import as_hall
+from display.competitions.machines.records import label, machine_name
+from display.competitions.machines.state import HallTournament, QueueRefused
 from display.errors import ApiError
-from display.hall_state import HallTournament, QueueRefused
 from display.http.endpoint import body, live_or_404, now, services, write, written
 from display.http.player_auth import PlayerPins
 from display.http.schemas import Body, Id
-from display.kinds.machines import as_hall
-from display.kinds.machines_hall import label, machine_name
 from scoring.tournament import Tournament
 
 ACTIONS = {

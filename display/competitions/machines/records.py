@@ -1,5 +1,5 @@
 """The hall's records in the ``machines`` kind: queues, machine status, corrections, voids and
-withdrawals (the record table is in ``display/kinds/machines.py``).
+withdrawals (the record table is in ``display/competitions/machines/kind.py``).
 
 Each handler is pure: ``(state, seq, record) -> (state, touched view names)``, raising a
 ``ScoringError`` when the record is refused, so the API answers 4xx and writes nothing.
@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from display import hall_queue as q
-from display.hall_state import (
+from display.competitions.machines import queue as q
+from display.competitions.machines.state import (
     STATUSES,
     Hall,
     HallTournament,
