@@ -20,7 +20,7 @@ from display.competitions.base import Kind
 from scoring.errors import SettingsError
 
 KIND_MODULES = (
-    ("display.kinds.epc_main", "KIND"),
+    ("display.competitions.epc_main.kind", "KIND"),
     ("display.kinds.epc_country", "KIND"),
     ("display.kinds.fwpl", "KIND"),
     ("display.kinds.ukpl", "KIND"),

@@ -3,7 +3,7 @@
  *
  * The other EPC views (quarterfinal, semifinal, finals, placings, classic, kids) live beside this
  * file and use Backglass.epc when they draw (all plugin files load before the display starts).
- * Documents are the views of display/kinds/epc_main_views.py and display/epc_boards.py.
+ * Documents are the views of display/competitions/epc_main/views.py and display/competitions/epc_main/boards.py.
  */
 (function () {
   "use strict";

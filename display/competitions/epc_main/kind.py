@@ -1,10 +1,10 @@
 """The ``epc_main`` kind: the EPC 2009 main tournament from qualifying to the last placing
 (format ``"epc-main"``), and the EPC Classic with its semi-finals and final (``"epc-classic"``,
-taken over from the machines kind, see ``display/epc_boards.py``).
+taken over from the machines kind, see ``display/competitions/epc_main/boards.py``).
 
 Qualifying is exactly "epc-qualifying" (the machines kind's records and views, wrapped). When the
 TD starts the quarter-finals qualifying closes, the seeding is fixed and every later score is a
-stage game. Stage records (all TD-only through ``display/kinds/epc_main_routes.py``, except the
+stage game. Stage records (all TD-only through ``display/competitions/epc_main/routes.py``, except the
 scores, which stewards push through ``POST /api/t/{t}/scores`` as in qualifying):
 
 | record             | fields                                  | rule (EPC 2009)               | views touched        |
@@ -44,11 +44,10 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
-from display import epc_boards
 from display.competitions.base import EVERY_VIEW
-from display.competitions.machines.kind import HALL_RECORDS, MACHINES
-from display.kinds import epc_main_views as stage_views
-from display.kinds.epc_main_state import (
+from display.competitions.epc_main import boards as epc_boards
+from display.competitions.epc_main import views as stage_views
+from display.competitions.epc_main.state import (
     STAGE_SETTINGS,
     MainState,
     StageNotReady,
@@ -60,6 +59,7 @@ from display.kinds.epc_main_state import (
     stages_config,
     start_round,
 )
+from display.competitions.machines.kind import HALL_RECORDS, MACHINES
 from scoring import EPC_QUALIFYING
 from scoring.errors import SettingsError
 from scoring.tournament import new_tournament
@@ -90,7 +90,7 @@ class EpcMainKind:
 
     @property
     def routes(self) -> Sequence[BaseRoute]:
-        from display.kinds.epc_main_routes import routes
+        from display.competitions.epc_main.routes import routes
 
         return routes
 

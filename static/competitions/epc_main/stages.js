@@ -1,6 +1,6 @@
 /* The EPC stage pages. /t/{t}/epc: the current stage, live, for players' phones. /t/{t}/stages:
  * the same plus the TD's buttons for every stage step (each one writes one record through
- * /api/t/{t}/epc/..., see display/kinds/epc_main_routes.py). Stage scores are not entered here:
+ * /api/t/{t}/epc/..., see display/competitions/epc_main/routes.py). Stage scores are not entered here:
  * stewards push them from the steward page as in qualifying. */
 (function () {
   "use strict";

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from display.competitions.docs import compact
-from display.kinds.epc_main_state import GAME_KEYS, MainState
+from display.competitions.epc_main.state import GAME_KEYS, MainState
 from scoring.rounding import points_json
 
 GAME_ORDER = {"A": 1, "B": 2, "playoff": 1, "final": 2}

@@ -129,7 +129,9 @@ def _page(public: bool) -> Any:
         if tournament is None:
             return not_found(request)
         config = {"tournament": tournament["id"], "public": public}
-        return render(request, "epc_stages.html", tournament=tournament, config=config)
+        return render(
+            request, "competitions/epc_main/stages.html", tournament=tournament, config=config
+        )
 
     return page
 

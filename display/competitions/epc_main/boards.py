@@ -1,7 +1,7 @@
 """The EPC Classic and the UK Pinball Kids Tournament live: their records and board views.
 
 Both formats run their qualifying exactly as the machines kind does ("epc-classic", "epc-kids" of
-``scoring.FORMATS``); this module wraps it (through ``display.kinds.epc_main.KIND``, which takes
+``scoring.FORMATS``); this module wraps it (through ``display.competitions.epc_main.kind.KIND``, which takes
 the two formats over) with the close, machine faults and the Classic's semi-finals and final.
 
 | record             | fields                                  | rule (EPC 2009)                      | views touched      |
