@@ -1,5 +1,5 @@
 """The EPC Country Competition's part of ``backglass demo epc-weekend``, through its HTTP API
-(``/api/t/{t}/country/…``, see ``display/kinds/epc_country.py``): 20 seeded teams of four and two
+(``/api/t/{t}/country/…``, see ``display/competitions/epc_country/kind.py``): 20 seeded teams of four and two
 reserves, every group match on two machines, every team's 4-ball game, the play-offs the tables
 ask for, the six-team final and its play-offs (EPC 2009, EPC Country Competition)."""
 

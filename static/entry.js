@@ -1,4 +1,4 @@
-/* What the phone entry pages share (static/steward.js, static/country_entry.js,
+/* What the phone entry pages share (static/steward.js, static/competitions/epc_country/entry.js,
  * static/fwpl_entry.js): the steward's sign-in, the session and pending entry kept in
  * localStorage, and the submit that never records anything twice.
  *

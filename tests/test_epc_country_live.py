@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from display.kinds.epc_country_state import UnknownFixture
+from display.competitions.epc_country.state import UnknownFixture
 from scoring.errors import (
     DuplicateRegistration,
     EntryNotAllowed,

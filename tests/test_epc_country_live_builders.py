@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from display.kinds.epc_country import KIND
+from display.competitions.epc_country.kind import KIND
 
 SCORE = {1: 40_000, 2: 30_000, 3: 20_000, 4: 10_000}
 MACHINE_POINTS = {(1, 2): 14, (1, 3): 11, (1, 4): 9, (2, 3): 7, (2, 4): 5, (3, 4): 2}

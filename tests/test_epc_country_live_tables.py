@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from display.kinds.epc_country import KIND
+from display.competitions.epc_country.kind import KIND
 from scoring.errors import EntryNotAllowed
 from tests.test_epc_country_live_builders import (
     T03_MAXIMUM,

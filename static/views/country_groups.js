@@ -1,6 +1,6 @@
 /* EPC Country Competition: group tables, the qualifying table and the group matches (display plugin
  * "country_groups"; the phones' page /t/{tid}/country draws the same blocks in one column).
- * Reads views "teams", "country/groups" and "country/fixtures" (display/kinds/epc_country_views.py).
+ * Reads views "teams", "country/groups" and "country/fixtures" (display/competitions/epc_country/views.py).
  * Pages: groups (each group's teams: match points, 4-ball points, total, overall place), the
  * qualifying table (all teams, the six finalists above the line), the group matches with results.
  */

@@ -1,4 +1,4 @@
-/* The team-entry page's score forms (loaded before country_entry.js, used once it runs): a match's
+/* The team-entry page's score forms (loaded before entry.js, used once it runs): a match's
  * machines (EPC 2009, EPC Country Competition: "two players from each team playing a four player,
  * three ball game" on each of two machines), a team's 4-ball game and a play-off game. Each form
  * builds its fields and reads them into {path, body, summary} for the confirm screen, or returns

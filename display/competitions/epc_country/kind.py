@@ -90,10 +90,11 @@ from typing import Any
 
 from starlette.routing import BaseRoute
 
-from display.kinds import epc_country_api, epc_country_pages
-from display.kinds import epc_country_views as views
-from display.kinds.epc_country_records import apply
-from display.kinds.epc_country_state import CountryState, derive, parse_settings
+from display.competitions.epc_country import api as epc_country_api
+from display.competitions.epc_country import pages as epc_country_pages
+from display.competitions.epc_country import views
+from display.competitions.epc_country.records import apply
+from display.competitions.epc_country.state import CountryState, derive, parse_settings
 
 FORMAT = "epc-country"
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from display.competitions.docs import compact
-from display.kinds.epc_country_state import (
+from display.competitions.epc_country.state import (
     TITLE,
     CountryState,
     decided,

@@ -1,6 +1,6 @@
 """HTTP endpoints of the Country Competition (``/api/t/{tid}/country/...``); each writes records
 through ``display.http.endpoint.write`` (validated against the live state, appended at V+1, Idempotency-Key
-honoured). Bodies and answers are listed in ``display.kinds.epc_country``'s docstring.
+honoured). Bodies and answers are listed in ``display.competitions.epc_country.kind``'s docstring.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Applying one record to a ``CountryState`` (the record table is in ``display.kinds.epc_country``).
+"""Applying one record to a ``CountryState`` (the record table is in ``display.competitions.epc_country.kind``).
 
 Each handler checks what the rule engine cannot see (the stage, who is in a match, which machines
 are for the 4-ball game), returns the new inputs, and ``apply`` re-derives the tables, so anything
@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from display.competitions.base import EVERY_VIEW
-from display.kinds.epc_country_state import (
+from display.competitions.epc_country.state import (
     CountryMachine,
     CountryState,
     FourBallEntry,

@@ -25,7 +25,9 @@ async def team_entry(request: Request) -> Response:
     if tournament is None:
         return not_found(request)
     config = {"tournament": tournament["id"]}
-    return render(request, "country_entry.html", tournament=tournament, config=config)
+    return render(
+        request, "competitions/epc_country/entry.html", tournament=tournament, config=config
+    )
 
 
 async def phones(request: Request) -> Response:
@@ -37,7 +39,11 @@ async def phones(request: Request) -> Response:
     config = {"tournament": tournament["id"], "team": request.query_params.get("team")}
     plugins = [f"views/{name}.js" for name in PHONE_VIEWS if name in plugin_views()]
     return render(
-        request, "country_phone.html", tournament=tournament, config=config, plugins=plugins
+        request,
+        "competitions/epc_country/phone.html",
+        tournament=tournament,
+        config=config,
+        plugins=plugins,
     )
 
 

@@ -1,4 +1,4 @@
-/* The TD's part of the team-entry page (loaded before country_entry.js, used once it runs):
+/* The TD's part of the team-entry page (loaded before entry.js, used once it runs):
  * advance the stage (EPC 2009, EPC Country Competition: "When all games have been played ... The
  * six teams with the highest ranking points will go on to the finals"), record a penalty
  * (Timekeeping: more than 5 minutes late; Slam Tilts) and void a wrong record. Each goes through

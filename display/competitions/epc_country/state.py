@@ -1,7 +1,7 @@
 """The live state of an EPC Country Competition: the records applied so far and the tables the rule
 engine (``scoring.epc.country``) computes from them.
 
-Pure: ``CountryState`` is frozen; the record handlers in ``display.kinds.epc_country_records`` return
+Pure: ``CountryState`` is frozen; the record handlers in ``display.competitions.epc_country.records`` return
 a new state and ``derive`` recomputes every table from the inputs, so a state is the same function
 of its records however it was reached (architecture principle 1). A competition is small (20 teams, 30
 group matches, 15 final matches), so everything is recomputed on each record.
