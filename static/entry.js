@@ -1,5 +1,5 @@
 /* What the phone entry pages share (static/steward.js, static/competitions/epc_country/entry.js,
- * static/fwpl_entry.js): the steward's sign-in, the session and pending entry kept in
+ * static/competitions/fwpl/entry.js): the steward's sign-in, the session and pending entry kept in
  * localStorage, and the submit that never records anything twice.
  *
  * A confirmed entry gets one Idempotency-Key. It is kept (with the entry) in localStorage until

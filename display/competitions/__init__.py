@@ -22,7 +22,7 @@ from scoring.errors import SettingsError
 KIND_MODULES = (
     ("display.competitions.epc_main.kind", "KIND"),
     ("display.competitions.epc_country.kind", "KIND"),
-    ("display.kinds.fwpl", "KIND"),
+    ("display.competitions.fwpl.kind", "KIND"),
     ("display.kinds.ukpl", "KIND"),
     ("display.competitions.machines.kind", "MACHINES"),
 )

@@ -53,18 +53,17 @@ from typing import Any
 from starlette.routing import BaseRoute
 
 from display.competitions.base import EVERY_VIEW
-from display.kinds import fwpl_nights as nights
-from display.kinds import fwpl_playoffs as playoffs
-from display.kinds.fwpl_bracket_view import bracket_view
-from display.kinds.fwpl_night_view import night_view
-from display.kinds.fwpl_state import (
+from display.competitions.fwpl import nights, playoffs
+from display.competitions.fwpl.bracket_view import bracket_view
+from display.competitions.fwpl.night_view import night_view
+from display.competitions.fwpl.state import (
     FORMAT,
     LEAGUE_SETTINGS,
     League,
     new_league,
     parse_settings,
 )
-from display.kinds.fwpl_views import (
+from display.competitions.fwpl.views import (
     machines_view,
     players_view,
     season_view,
@@ -244,7 +243,8 @@ KIND = FwplKind()
 
 
 def _routes() -> Sequence[BaseRoute]:
-    from display.kinds import fwpl_api, fwpl_pages
+    from display.competitions.fwpl import api as fwpl_api
+    from display.competitions.fwpl import pages as fwpl_pages
 
     return (*fwpl_api.routes, *fwpl_pages.routes)
 

@@ -27,8 +27,8 @@ from __future__ import annotations
 from typing import Any
 
 from display.competitions.docs import compact
-from display.kinds.fwpl_entries import busy, picker
-from display.kinds.fwpl_state import Group, League, Night, Slot, result
+from display.competitions.fwpl.entries import busy, picker
+from display.competitions.fwpl.state import Group, League, Night, Slot, result
 from scoring.fwpl import GameResult, allowed_machines, final_score, play_order
 from scoring.rounding import points_json
 

@@ -2,7 +2,7 @@
 
 Each function takes the league, the record's seq and the record, and returns the new league or
 raises the ``ScoringError`` that refuses it; none changes its input. The record table is in
-``display/kinds/fwpl.py``.
+``display/competitions/fwpl/kind.py``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from display.kinds.fwpl_entries import choose, full_lines, line, picker, score_game, settle
-from display.kinds.fwpl_state import Group, League, Night, Slot, result, with_group
+from display.competitions.fwpl.entries import choose, full_lines, line, picker, score_game, settle
+from display.competitions.fwpl.state import Group, League, Night, Slot, result, with_group
 from scoring.errors import EntryNotAllowed, UnknownMachine, UnknownPlayer
 from scoring.fwpl import (
     NotInGroup,

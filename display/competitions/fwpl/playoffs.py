@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from display.kinds.fwpl_entries import choose, full_lines, picker, score_game, settle
-from display.kinds.fwpl_state import Draw, League, PlayoffGroup, Playoffs, Slot
+from display.competitions.fwpl.entries import choose, full_lines, picker, score_game, settle
+from display.competitions.fwpl.state import Draw, League, PlayoffGroup, Playoffs, Slot
 from scoring.errors import EntryNotAllowed, SettingsError, UnknownPlayer
 from scoring.fwpl import (
     Division,

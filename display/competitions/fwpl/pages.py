@@ -23,7 +23,9 @@ def _page(template: str) -> Callable[[Request], Awaitable[Response]]:
         if tournament is None:
             return pages.not_found(request)
         if tournament.get("format") != "fwpl-league":
-            return pages.render(request, "fwpl_not_league.html", status=404, tournament=tournament)
+            return pages.render(
+                request, "competitions/fwpl/not_league.html", status=404, tournament=tournament
+            )
         config = {"tournament": tournament["id"], "player": request.query_params.get("player")}
         return pages.render(
             request, template, tournament=tournament, config=config, hall_views=HALL_VIEWS
@@ -33,6 +35,6 @@ def _page(template: str) -> Callable[[Request], Awaitable[Response]]:
 
 
 routes = [
-    Route("/t/{tournament}/league-entry", _page("fwpl_entry.html"), methods=["GET"]),
-    Route("/t/{tournament}/league", _page("fwpl_league.html"), methods=["GET"]),
+    Route("/t/{tournament}/league-entry", _page("competitions/fwpl/entry.html"), methods=["GET"]),
+    Route("/t/{tournament}/league", _page("competitions/fwpl/league.html"), methods=["GET"]),
 ]

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, get_args
 
-from display.kinds.fwpl_state import League, Slot
+from display.competitions.fwpl.state import League, Slot
 from scoring.errors import InvalidScore, UnknownMachine
 from scoring.fwpl import (
     FwplConfig,

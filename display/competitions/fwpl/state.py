@@ -3,7 +3,7 @@
 ``League`` holds what the log's records established (members, machines, each night's groups and
 games, the playoffs); everything else (game points, match bonus, the season table, the ladder,
 the bracket) is computed from it by ``scoring.fwpl``. States are immutable: ``apply`` in
-``display.kinds.fwpl`` returns a new one, so the API can try a record on the live state without
+``display.competitions.fwpl.kind`` returns a new one, so the API can try a record on the live state without
 changing it. Season tables are memoised by content (``season``), since every view and every
 record needs them and a league's weeks rarely change once played.
 """

@@ -22,8 +22,8 @@ from fractions import Fraction
 from typing import Any
 
 from display.competitions.docs import compact
-from display.kinds.fwpl_playoffs import cut_ties
-from display.kinds.fwpl_state import FORMAT, TITLE, League
+from display.competitions.fwpl.playoffs import cut_ties
+from display.competitions.fwpl.state import FORMAT, TITLE, League
 from scoring.errors import SettingsError
 from scoring.fwpl import playoff_sizes
 from scoring.fwpl.playoff_cut import DIVISION_NAMES

@@ -1,4 +1,4 @@
-"""The FWPL league API: one endpoint per record of ``display/kinds/fwpl.py``, under
+"""The FWPL league API: one endpoint per record of ``display/competitions/fwpl/kind.py``, under
 ``/api/t/{tournament}/league/…``. Every write goes through ``display.http.endpoint.write`` (validated on
 the live state, compare-and-append, ``Idempotency-Key``). The TD runs the season (members,
 nights, corrections, penalties, playoffs); stewards and the TD enter games and picks.
@@ -167,7 +167,7 @@ class PlayoffTiebreakIn(MatchRef):
 
 
 def _league(request: Request) -> Any:
-    from display.kinds.fwpl import KIND
+    from display.competitions.fwpl.kind import KIND
 
     live = endpoint.live_or_404(request)
     if live.kind is not KIND:

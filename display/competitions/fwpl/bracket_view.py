@@ -26,9 +26,9 @@ from __future__ import annotations
 from typing import Any
 
 from display.competitions.docs import compact
-from display.kinds.fwpl_entries import busy, picker, score_game
-from display.kinds.fwpl_playoffs import BracketMatch, places, walk
-from display.kinds.fwpl_state import League, PlayoffGroup
+from display.competitions.fwpl.entries import busy, picker, score_game
+from display.competitions.fwpl.playoffs import BracketMatch, places, walk
+from display.competitions.fwpl.state import League, PlayoffGroup
 from scoring.fwpl import Division, allowed_machines, final_score, papa_points
 from scoring.fwpl.playoffs import PLAYOFF_GAMES
 
