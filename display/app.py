@@ -11,9 +11,8 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from display import competitions as kinds
-from display import desk, restore
-from display.competitions.machines import routes as hall
+from display import competitions, restore
+from display.desk import routes as desk
 from display.errors import HANDLERS
 from display.http import api, openapi, pages
 from display.live import ws
@@ -37,8 +36,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     routes = [
         *api.routes,
-        *kinds.routes(),
-        *hall.routes,
+        *competitions.routes(),
         *desk.routes,
         *ws.routes,
         *regression.routes,  # GET /api/health

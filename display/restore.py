@@ -36,7 +36,8 @@ from display.desk import imports as desk_import
 from display.errors import ApiError
 from display.http.endpoint import services, signed_in
 from display.live.hub import RESYNC
-from display.log.store import GENESIS, LogStore, Record, VersionConflict, chain_hash
+from display.log.integrity import GENESIS, chain_hash
+from display.log.store import LogStore, Record, VersionConflict
 from display.settings import Settings
 
 MAX_BYTES = 20 * 1024 * 1024

@@ -18,6 +18,7 @@ from typing import Any
 
 from redis.asyncio import Redis
 
+from display import competitions
 from display.auth import Auth, TdPassword
 from display.embedded_redis import EmbeddedRedis
 from display.live.hub import Hub
@@ -58,15 +59,6 @@ class Services:
         }
 
 
-def observe(writer: Writer, tid: str) -> None:
-    """Records of ``tid`` were applied: a kind that follows other tournaments (the UKPL season)
-    gets to write what it learnt, through ``writer``."""
-    live = writer.replica.tournaments.get(tid)
-    hook = getattr(live.kind, "observe", None) if live is not None else None
-    if hook is not None:
-        hook(writer, tid)
-
-
 @contextlib.asynccontextmanager
 async def running(settings: Settings) -> AsyncIterator[Services]:
     embedded = None
@@ -88,9 +80,12 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
     store = LogStore(redis, settings.key_prefix, settings.hash_chain)
     replica = Replica(store, tail, hub, settings.history_size)
     auth = Auth(redis, settings.key_prefix)
-    writer = Writer(store, replica, refuse=lambda tid: regression.refuse(svc, tid))
+    writer = Writer(
+        store, replica, lambda tid: regression.refuse(svc, tid), competitions.reason_required()
+    )
     svc = Services(settings, redis, store, replica, hub, auth, writer)
-    replica.on_applied = lambda tid: observe(writer, tid)
+    # A competition that follows other tournaments (the UKPL season) writes what it learnt.
+    replica.on_applied = lambda tid: competitions.observe(writer, tid, replica.format_of(tid))
     try:
         svc.td_password = await auth.ensure_td_password(settings.td_password, settings.data_dir)
         first, *notes = svc.td_password.lines()

@@ -1,6 +1,6 @@
 """``backglass verify``: check each tournament log's hash chain, in Redis or in an exported file.
 
-The chain is defined in ``display/log/store.py`` (``chain_hash``, ``GENESIS``) and ``docs/integrity.md``.
+The chain is defined in ``display/log/integrity.py`` (``chain_hash``, ``GENESIS``) and ``docs/integrity.md``.
 A log checks out when its seqs count 1, 2, 3 … without a gap and every hashed entry's ``h`` equals
 ``sha256(prev + "\\n" + r)`` recomputed from the bytes stored. Entries without ``h`` before the
 first hashed one are "not chained" (a log written before the chain existed, or with it off): not
@@ -34,7 +34,7 @@ import orjson
 import redis
 
 from display.embedded_redis import EmbeddedRedis
-from display.log.store import GENESIS, chain_hash
+from display.log.integrity import GENESIS, chain_hash
 from display.settings import Settings, demo_settings
 
 PAGE = 10_000

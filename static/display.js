@@ -1,7 +1,7 @@
 /* The hall display: rotates through machine tables, standings and a machines-now view, paged to
  * fit the screen. URL: /t/{tid}/display?views=machines,standings,queue&seconds=12&rows=N&machines=1,2
  *
- * More views plug in from static/views/<name>.js (loaded before this file, one per view name):
+ * More views plug in from static/competitions/<competition>/views/<name>.js (loaded before this file, one per view name):
  *   Backglass.displayViews["<name>"] = {
  *     title: "Queues",                         // shown in the header
  *     pages(views, ctx) -> [{key, ...}],       // one entry per screen page (key unique, stable)

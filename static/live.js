@@ -439,6 +439,6 @@
     showStatus: showStatus,
     pageConfig: pageConfig,
     rowFlash: rowFlash,
-    displayViews: {}, // display views that plug in from static/views/<name>.js
+    displayViews: {}, // display views that plug in from static/competitions/<competition>/views/<name>.js
   };
 })(window);

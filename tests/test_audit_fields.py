@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from display import competitions
 from display.app import create_app
 from display.cli import uvicorn_config
 from display.demo import Client, target
@@ -25,7 +26,7 @@ from display.demo_ukpl import replay_ukpl
 from display.demo_weekend import Weekend
 from display.demo_weekend_country import run_country
 from display.http import endpoint
-from display.log.store import REASON_REQUIRED, audit_problem
+from display.log.integrity import audit_problem
 from display.settings import Settings
 from tests.cases import UKPL as CASES
 from tests.utils import TD_PASSWORD, Api, free_port
@@ -64,7 +65,7 @@ async def test_every_record_of_the_demos_says_who_when_and_why(
     for tid, records in (await logs(api)).items():
         for record in records:
             types[record["type"]] += 1
-            assert audit_problem(record) is None, (tid, record)
+            assert audit_problem(record, competitions.reason_required()) is None, (tid, record)
             assert record["by"].partition(":")[2], (tid, record)  # role:name
             at = datetime.fromisoformat(record["at"])
             assert at.utcoffset() == timedelta(0), (tid, record)  # UTC, server time
@@ -73,7 +74,7 @@ async def test_every_record_of_the_demos_says_who_when_and_why(
     assert kinds <= set(types), types  # the hall, UKPL, FWPL and Country demos all ran
     why = {"score_corrected", "score_voided", "player_withdrawn", "slam_tilt", "penalty",
            "adjustment_withdrawn"}  # fmt: skip
-    assert why <= set(types) and why <= REASON_REQUIRED
+    assert why <= set(types) and why <= competitions.reason_required()
 
 
 async def corrections(api: Api) -> None:

@@ -8,13 +8,13 @@ import re
 import httpx
 import pytest
 
-from display import competitions as kinds
-from display.desk import catalog as templates_catalog
+from display import competitions
+from display.desk import catalog
 from display.http import qr
 from tests.test_pages import page_config
 from tests.utils import Api
 
-TEMPLATE_IDS = [t.id for t in templates_catalog.TEMPLATES]
+TEMPLATE_IDS = [t.id for t in competitions.templates()]
 
 
 async def test_templates_cover_every_competition_and_say_what_runs(api: Api) -> None:
@@ -40,7 +40,7 @@ async def test_templates_cover_every_competition_and_say_what_runs(api: Api) -> 
 async def test_a_template_unavailable_here_is_marked_and_refused(
     api: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(kinds, "formats", lambda: ["epc-qualifying"])
+    monkeypatch.setattr(competitions, "formats", lambda: ["epc-qualifying"])
     listed = {t["id"]: t for t in (await api.http.get("/api/templates")).json()["templates"]}
     assert listed["epc-qualifying"]["available"] is True
     assert listed["fwpl-league-night"]["available"] is False
@@ -55,13 +55,13 @@ async def test_a_template_unavailable_here_is_marked_and_refused(
 async def test_every_template_the_server_runs_creates_with_its_defaults(
     api: Api, template: str
 ) -> None:
-    spec = templates_catalog.find(template)
+    spec = catalog.find(template)
     assert spec is not None
     tid = "t-" + template
     r = await api.post(
         "/api/tournaments/from-template", {"id": tid, "name": spec.name, "template": template}
     )
-    if spec.format not in kinds.formats():
+    if spec.format not in competitions.formats():
         assert r.status_code == 409
         return
     assert r.status_code == 201, r.text

@@ -17,7 +17,7 @@ async def test_the_queue_page_opens_a_machine_and_a_player(api: Api) -> None:
     assert r.status_code == 200 and "<title>Queues — Test hp1</title>" in r.text
     assert page_config(r.text) == {"tournament": "hp1", "machine": "2", "player": "1"}
     assert [s.split("?")[0] for s in scripts(r.text)] == [
-        "/static/live.js", "/static/views/queues.js", "/static/queue.js",
+        "/static/live.js", "/static/competitions/machines/views/queues.js", "/static/queue.js",
     ]  # fmt: skip
     assert 'href="/t/hp1/audit"' in r.text
 

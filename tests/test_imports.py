@@ -21,8 +21,8 @@ ENTRY_MODULES = [
     "display.offline",
     "display.http.pages",
     "display.services",
-    "display.ukpl_state",
-    "display.ukpl_season_view",
+    "display.competitions.ukpl.state",
+    "display.competitions.ukpl.season_links",
     "display.live.ws",
 ]
 

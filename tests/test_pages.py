@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from display import competitions
 from display.http import pages
 from tests.utils import Api
 
@@ -65,11 +66,11 @@ async def test_display_page_takes_its_settings_from_the_url(api: Api) -> None:
         "machines": ["1", "2"],
     }
     found = [s.split("?")[0] for s in scripts(r.text)]
-    plugins = [s for s in found if s.startswith("/static/views/")]
+    plugins = [s for s in found if "/views/" in s]
     assert [s for s in found if s not in plugins] == ["/static/live.js", "/static/display.js"]
     assert found.index("/static/display.js") == len(found) - 1  # plugins load before display.js
     assert sorted(plugins) == sorted(
-        f"/static/views/{p.name}" for p in (STATIC / "views").glob("*.js")
+        f"/static/{p.relative_to(STATIC)}" for p in STATIC.glob("competitions/*/views/*.js")
     )
 
 
@@ -114,8 +115,10 @@ async def test_static_urls_carry_the_hash_of_the_contents(api: Api) -> None:
     await api.tournament("hs1", EPC, players=1, machines=1)
     text = (await api.http.get("/t/hs1/display")).text
     urls = scripts(text) + re.findall(r'<link rel="stylesheet" href="([^"]+)"', text)
-    # live.js, display.js, base.css, display.css, views.css and one script per view
-    assert len(urls) == 5 + len(list((STATIC / "views").glob("*.js")))
+    # live.js, display.js, base.css, display.css, each competition's views.css, a script per view
+    assert len(urls) == 4 + len(competitions.view_styles()) + len(
+        list(STATIC.glob("competitions/*/views/*.js"))
+    )
     for url in urls:
         path, version = url.split("?v=")
         contents = (STATIC / path.removeprefix("/static/")).read_bytes()

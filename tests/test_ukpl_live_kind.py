@@ -1,4 +1,4 @@
-"""The ``ukpl`` kind as a pure function of its records (display/kinds/ukpl.py): the incremental
+"""The ``ukpl`` kind as a pure function of its records (display/competitions/ukpl/kind.py): the incremental
 path equals a full recompute, the hall's records (corrections, voids, a machine replaced, queues)
 keep the meeting's games in step, and every view is free of nulls. Values by hand from
 ukpl-rules.txt 2E, 3B, 6A, 7D."""
@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from display.competitions.base import EVERY_VIEW
-from display.kinds.ukpl import KIND
-from display.ukpl_state import UkplState, settle
+from display.competitions.ukpl.kind import KIND
+from display.competitions.ukpl.state import UkplState, settle
 from scoring.errors import ScoringError
 
 AT = "2025-03-08T19:30:00.000+00:00"

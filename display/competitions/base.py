@@ -1,11 +1,21 @@
-"""The protocol every competition kind follows (see ``display/competitions/__init__.py``)."""
+"""What a competition package declares, and the pure ``Kind`` protocol it implements.
+
+Each package under ``display/competitions/<name>/`` exports ``COMPETITION``, a ``Competition``
+value naming everything the core looks up: the formats it runs, its kind (pure: records in, state
+and view documents out), its HTTP routes by import path (imported by ``create_app`` only, so the
+pure part never imports Starlette), its hall display views, pages and templates, the record types
+that must give a reason, the paths that need ``If-Match``, and its command-line parts. The core
+reads these through ``display.competitions`` and names no format itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from starlette.routing import BaseRoute
+from scoring.tournament import Tournament
+from scoring.what_if import Target
 
 EVERY_VIEW = "*"
 """Returned in a touched set: rebuild every view (e.g. after settings change)."""
@@ -19,11 +29,6 @@ class Kind(Protocol):
     """
 
     name: str
-    routes: Sequence[BaseRoute]
-
-    def formats(self) -> Iterable[str]:
-        """Format names this kind runs."""
-        ...
 
     def create(self, record: dict[str, Any]) -> Any:
         """``tournament_created`` -> the empty state. Raises SettingsError."""
@@ -40,3 +45,102 @@ class Kind(Protocol):
     def view(self, state: Any, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
         """One view document (no nulls inside), or None if the state has no such view."""
         ...
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of a format beside the common ones: its ``label`` and its ``path`` under
+    ``/t/{id}/``."""
+
+    label: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Default:
+    """One setting of a template: its ``key`` and ``value`` as the format reads them, and where
+    it comes from (the rule section, or the reading Backglass takes where the text is silent)."""
+
+    key: str
+    value: Any
+    source: str
+
+
+@dataclass(frozen=True)
+class Template:
+    """A competition the TD can start from: ``id`` (stable, for the API), ``name``, ``rules``
+    (the text it follows), ``format``, ``about`` (one line for the TD) and its ``defaults``."""
+
+    id: str
+    name: str
+    rules: str
+    format: str
+    about: str
+    defaults: tuple[Default, ...]
+
+    def settings(self) -> dict[str, Any]:
+        """The default settings as the format reads them."""
+        return {d.key: d.value for d in self.defaults}
+
+    def as_json(self, running: Iterable[str]) -> dict[str, Any]:
+        """The template for ``GET /api/templates``; ``available`` when the server runs its format."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules": self.rules,
+            "format": self.format,
+            "about": self.about,
+            "available": self.format in set(running),
+            "settings": [
+                {"key": d.key, "value": d.value, "source": d.source} for d in self.defaults
+            ],
+        }
+
+
+Observe = Callable[[Any, str], None]
+"""``observe(writer, tid)``: records of ``tid`` were applied; a competition that follows other
+tournaments writes what it learnt through ``writer`` (``display.log.writer.Writer``)."""
+Qualifying = Callable[[Any], Tournament | None]
+"""The per-machine tournament inside a kind's state while qualifying runs, or None."""
+WhatIfTarget = Callable[[str, Mapping[str, Any]], tuple[Target, str] | None]
+"""``(format, settings)`` -> the place a player aims for when the tournament has no cut, with its
+words for the phone ("a trophy (3rd or better)"), or None for 1st."""
+
+
+@dataclass(frozen=True)
+class Competition:
+    """One competition package's declaration (module docstring).
+
+    ``formats``: the format names it runs, each claimed by one competition only.
+    ``routes``: ``"module:attribute"`` of its list of Starlette routes (its HTTP part).
+    ``display_views``: per format, the views a hall display rotates through by default.
+    ``view_scripts``: the display views it ships, each a script
+    ``static/competitions/<name>/views/<view>.js`` (and its styles in ``views.css`` there).
+    ``pages``: per format, its pages beside the common ones; ``players_page``: per format, where
+    players look on their phones (default ``standings``). ``templates``: for the desk.
+    ``reason_required``: record types that must carry a ``reason``. ``versioned_paths``: regular
+    expressions of its write paths that need ``If-Match`` (OpenAPI). ``player_place``: what a
+    player's registration place is called ("country", "region"). ``commands``, ``demos``:
+    ``"module:attribute"`` of click commands for ``backglass`` and ``backglass demo``;
+    ``offline``: per format, ``"module:attribute"`` of its offline standings
+    (``display.cli.offline``).
+    """
+
+    name: str
+    formats: tuple[str, ...]
+    kind: Kind
+    routes: str = ""
+    display_views: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    view_scripts: tuple[str, ...] = ()
+    pages: Mapping[str, tuple[Page, ...]] = field(default_factory=dict)
+    players_page: Mapping[str, str] = field(default_factory=dict)
+    templates: tuple[Template, ...] = ()
+    reason_required: frozenset[str] = frozenset()
+    versioned_paths: tuple[str, ...] = ()
+    observe: Observe | None = None
+    qualifying: Qualifying | None = None
+    what_if_target: WhatIfTarget | None = None
+    player_place: str = "country"
+    commands: tuple[str, ...] = ()
+    demos: tuple[str, ...] = ()
+    offline: Mapping[str, str] = field(default_factory=dict)

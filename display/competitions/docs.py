@@ -118,3 +118,9 @@ def standings_view(standings: Standings) -> dict[str, Any]:
             for row in standings.rows
         }
     }
+
+
+def ordinal(n: int) -> str:
+    """``n`` as a place in words a phone shows: 1st, 2nd, 3rd, 4th, 11th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

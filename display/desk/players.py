@@ -23,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from display import competitions
 from display.desk import csv as desk_csv
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
 from display.log.store import Record
@@ -82,9 +83,9 @@ async def add_entry(request: Request) -> Response:
 
 
 def _region_key(live: Any) -> str:
-    """UKPL 1C: a meeting's players belong to a region; other competitions record a country."""
-    fmt = str(live.views.get("tournament", {}).get("format", ""))
-    return "region" if fmt.startswith("ukpl") else "country"
+    """What a player's registration place is called in this tournament's competition: a UKPL
+    meeting's players belong to a region (UKPL 1C), others record a country."""
+    return competitions.player_place(live.format)
 
 
 async def import_machines(request: Request) -> Response:

@@ -32,8 +32,8 @@ class ProfileIn(BaseModel):
 
 
 def display_views() -> list[str]:
-    """Every view a hall display can show: the built-in ones and those in static/views/."""
-    return [*pages.BUILTIN_VIEWS, *pages.plugin_views()]
+    """Every view a hall display can show: the built-in ones and those the competitions ship."""
+    return pages.known_views()
 
 
 async def list_profiles(request: Request) -> Response:

@@ -2,14 +2,11 @@
 
 For each machine the player may still play (or their joker game), the least score that lifts them
 to the target place given the current scores (``scoring/what_if.py``). The target defaults to the
-cut: ``qualify`` where the tournament has one (EPC 2009, EPC Qualifying), the trophy places of
-the kids tournament (EPC 2009, UK Pinball Kids Tournament), holding a qualifying place in the
-Classic (EPC 2009, EPC Classic Tournament), else 1st (UKPL 3D: the meeting's winner).
+cut, ``qualify``, where the tournament has one (EPC 2009, EPC Qualifying), else what its
+competition names (``Competition.what_if_target``: a trophy place, a qualifying place), else 1st.
 
-It answers while per-machine qualifying runs: the state is a ``scoring.tournament.Tournament``
-(the machines kind), or holds one as ``qualifying``, ``tournament`` or ``meeting`` while its
-``stage`` is still ``"qualifying"`` (the EPC main tournament, the Classic and Kids boards, a UKPL
-meeting's counting games). A machine the kind would
+It answers while per-machine qualifying runs: the competition finds the per-machine tournament in
+its state (``Competition.qualifying``). A machine the kind would
 refuse a game on now (closed, out of order, a withdrawn player) is left out: a score there is
 tried through the kind itself. Answers are cached per version, player and target, and computed
 off the event loop.
@@ -26,6 +23,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from display import competitions
+from display.competitions.docs import ordinal
 from display.errors import ApiError
 from display.http.endpoint import live_or_404
 from scoring.errors import ScoringError
@@ -35,17 +34,11 @@ from scoring.what_if import Need, Target, reaches, what_i_need
 CACHE_SIZE = 512
 
 
-def qualifying(state: Any) -> Tournament | None:
-    """The per-machine tournament inside a kind's state while qualifying runs, or None."""
-    if isinstance(state, Tournament):
-        return state
-    if getattr(state, "stage", "qualifying") != "qualifying":
-        return None
-    for name in ("qualifying", "tournament", "meeting"):
-        inner = getattr(state, name, None)
-        if isinstance(inner, Tournament):
-            return inner
-    return None
+def qualifying(fmt: str | None, state: Any) -> Tournament | None:
+    """The per-machine tournament inside a state of format ``fmt`` while qualifying runs, or None
+    (its competition's ``Competition.qualifying``)."""
+    found = competitions.find(fmt)
+    return found.qualifying(state) if found is not None and found.qualifying else None
 
 
 def default_target(view: dict[str, Any], asked: int | None) -> tuple[Target, str]:
@@ -56,20 +49,15 @@ def default_target(view: dict[str, Any], asked: int | None) -> tuple[Target, str
     fmt = view.get("format", "")
     if asked is not None:
         shared = not (exclude and asked in (cut, (cut or 0) + settings.get("standby", 0)))
-        return Target(asked, shared_counts=shared), _ordinal(asked)
+        return Target(asked, shared_counts=shared), ordinal(asked)
     if isinstance(cut, int) and cut > 0:
-        return Target(cut, shared_counts=not exclude), f"the cut ({_ordinal(cut)})"
-    if fmt == "epc-kids":
-        trophies = int(settings.get("trophies", 3))
-        return Target(trophies), f"a trophy ({_ordinal(trophies)} or better)"
-    if fmt == "epc-classic":
-        return Target(bands=frozenset({"leading", "qualified"})), "a qualifying place"
-    return Target(1), _ordinal(1)
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+        return Target(cut, shared_counts=not exclude), f"the cut ({ordinal(cut)})"
+    found = competitions.find(fmt)
+    if found is not None and found.what_if_target is not None:
+        aim = found.what_if_target(fmt, settings)
+        if aim is not None:
+            return aim
+    return Target(1), ordinal(1)
 
 
 @dataclass(frozen=True)
@@ -130,7 +118,7 @@ async def what_if(request: Request) -> Response:
         if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 100_000:
             raise ApiError(422, "invalid_request", "The target is a place: 1, 2, 3 …")
         asked = int(raw)
-    tournament = qualifying(live.state)
+    tournament = qualifying(live.format, live.state)
     if tournament is None:
         raise ApiError(
             409, "not_available", "What-you-need is worked out while machine qualifying runs."

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from display import competitions as kinds
+from display import competitions
 from display.errors import ApiError
 from display.http import throttle
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
@@ -42,7 +42,7 @@ async def sign_in(request: Request) -> Response:
 
 
 async def list_formats(request: Request) -> Response:
-    return JSONResponse({"formats": kinds.formats()})
+    return JSONResponse({"formats": competitions.formats()})
 
 
 async def create_tournament(request: Request) -> Response:

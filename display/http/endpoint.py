@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 from pydantic import BaseModel
@@ -17,9 +17,7 @@ from display.auth import Principal
 from display.errors import ApiError
 from display.http import player_auth
 from display.log.writer import Precondition
-
-if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
-    from display.services import Services
+from display.services import Services
 
 
 def services(request: Request) -> Services:

@@ -34,6 +34,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from display import competitions
 from display.desk.players import registrations
 from display.errors import ApiError
 from display.http import pages
@@ -88,8 +89,8 @@ def results_table(
     machines played, then each machine's score and points."""
     players = views.get("players") or {}
     machines = sorted((views.get("machines") or {}).items(), key=lambda m: m[1].get("order", 0))
-    ukpl = str((views.get("tournament") or {}).get("format", "")).startswith("ukpl")
-    header = ["Place", "Number", "Name", "IFPA", "Region" if ukpl else "Country", "Guest"]
+    place = competitions.player_place((views.get("tournament") or {}).get("format"))
+    header = ["Place", "Number", "Name", "IFPA", place.capitalize(), "Guest"]
     header += ["Withdrawn", "Total", "League points", "Band", "Played"]
     for _, machine in machines:
         header += [f"{machine.get('name')} score", f"{machine.get('name')} points"]
@@ -102,7 +103,7 @@ def results_table(
             number,
             who.get("name") or reg.get("name", ""),
             reg.get("ifpa", ""),
-            reg.get("region" if ukpl else "country", ""),
+            reg.get(place, ""),
             "yes" if who.get("guest") or reg.get("guest") else "",
             reg.get("withdrawn", ""),
             row.get("total"),

@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from display import competitions
 from display.http import schemas
 
 ERROR = {
@@ -46,12 +47,14 @@ CORRECTION_ERRORS = {
     "412": "the entry changed since the If-Match version",
     "428": "If-Match (the entry's version) is missing",
 }
-# Operations that change an existing record and so need its version (docs/protocol.md "Changing
-# an entry"): the hall's correct/void, FWPL corrections, UKPL withdrawals, EPC Country voids.
-VERSIONED = re.compile(
-    r"/scores/\{seq\}/(correct|void)$|/league/corrections$|/adjustments/\{seq\}/withdraw$"
-    r"|/country/void$"
-)
+
+
+def versioned(path: str) -> bool:
+    """Whether ``path`` changes an existing record and so needs its version (docs/protocol.md
+    "Changing an entry"): each competition lists its own (``Competition.versioned_paths``)."""
+    return any(re.search(pattern, path) for pattern in competitions.versioned_paths())
+
+
 IF_MATCH = {
     "name": "If-Match",
     "in": "header",
@@ -166,7 +169,7 @@ def _responses(status: str, success: dict[str, Any], path: str, write: bool) -> 
     codes = dict(ERRORS)
     if path in ("/api/session", "/api/t/{tournament}/player-session"):
         codes |= SIGN_IN_ERRORS
-    if VERSIONED.search(path):
+    if versioned(path):
         codes |= CORRECTION_ERRORS
     answers = {status: ok} | {code: _json(error, text) for code, text in codes.items()}
     if "429" in answers:
@@ -229,7 +232,7 @@ def build(routes: Iterable[BaseRoute] = ()) -> dict[str, Any]:
                 "parameters": _params(route.path),
                 "responses": _responses(status, success, path, write),
             }
-            if write and VERSIONED.search(path):
+            if write and versioned(path):
                 op["parameters"].append(IF_MATCH)
             if write:
                 op["security"] = [{"bearer": []}]

@@ -10,69 +10,49 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
-if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
-    from display.services import Services
-
+from display import competitions
+from display.services import Services
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 BUILTIN_VIEWS = ("machines", "standings", "queue")
 
 
-DEFAULT_VIEWS = {
-    "epc-main": ("epc", "standings", "queues"),
-    "epc-country": ("country_groups", "four_ball", "country_final"),
-    "epc-classic": ("classic", "machines"),
-    "epc-kids": ("kids",),
-    "fwpl-league": ("fwpl_groups", "fwpl_night", "fwpl_season", "fwpl_bracket"),
-    "ukpl-meeting": ("machines", "standings", "ukpl_season", "queues"),
-}
-"""What a hall display rotates through when its URL names no views, by format; views that are
-not installed are left out (a format with no entry shows the built-in machine views)."""
-
-
-PAGE_LINKS = {
-    "epc-main": (("Stages", "epc"), ("TD stages", "stages")),
-    "epc-country": (("Tables", "country"), ("Team entry", "team-entry")),
-    "fwpl-league": (("League", "league"), ("Group entry", "league-entry")),
-    "ukpl-meeting": (("Season", "season"), ("Adjustments", "adjust")),
-}
-"""Pages a format has beside the common ones (label, path under /t/{id}/)."""
-
-PLAYERS_PAGE = {"epc-country": "country", "fwpl-league": "league"}
-"""Where a format's players look on their phones (the display's QR code opens it)."""
-
-
 def page_links(tournament: dict[str, Any]) -> list[tuple[str, str]]:
-    """Every page of a tournament as (label, URL), for the index and the desk."""
+    """Every page of a tournament as (label, URL), for the index and the desk: the common ones,
+    then its competition's (``Competition.pages``)."""
     tid, fmt = tournament["id"], tournament.get("format") or ""
     common = [
         ("Hall display", "display"),
-        ("Standings", PLAYERS_PAGE.get(fmt, "standings")),
+        ("Standings", competitions.players_page(fmt)),
         ("Steward", "steward"),
         ("Queues", "queue"),
         ("Audit", "audit"),
         ("TD desk", "desk"),
     ]
-    return [(label, f"/t/{tid}/{path}") for label, path in (*common, *PAGE_LINKS.get(fmt, ()))]
+    own = [(page.label, page.path) for page in competitions.pages(fmt)]
+    return [(label, f"/t/{tid}/{path}") for label, path in (*common, *own)]
 
 
 def default_views(fmt: str | None) -> list[str]:
-    known = {*BUILTIN_VIEWS, *plugin_views()}
-    wanted = [v for v in DEFAULT_VIEWS.get(fmt or "", BUILTIN_VIEWS) if v in known]
+    """What a hall display of format ``fmt`` rotates through when its URL names no views: its
+    competition's choice (``Competition.display_views``), else the built-in machine views."""
+    known = set(known_views())
+    wanted = [v for v in competitions.display_views(fmt) if v in known]
     return wanted or list(BUILTIN_VIEWS)
 
 
-def plugin_views() -> list[str]:
-    """Display views that plug in from ``static/views/<name>.js`` (see static/display.js)."""
-    return sorted(p.stem for p in (STATIC / "views").glob("*.js"))
+def known_views() -> list[str]:
+    """Every view a hall display can show: the built-in ones (static/display.js) and those the
+    competitions ship (``Competition.view_scripts``)."""
+    return [*BUILTIN_VIEWS, *sorted(competitions.view_scripts())]
 
 
 _hashes: dict[str, tuple[int, int, str]] = {}
@@ -95,9 +75,7 @@ def static_url(name: str) -> str:
 templates = Jinja2Templates(directory=ROOT / "templates")
 templates.env.globals["static_url"] = static_url
 templates.env.globals["tournament_links"] = page_links
-templates.env.globals["players_page"] = lambda t: PLAYERS_PAGE.get(
-    t.get("format") or "", "standings"
-)
+templates.env.globals["players_page"] = lambda t: competitions.players_page(t.get("format"))
 
 
 def services(request: Request) -> Services:
@@ -144,14 +122,14 @@ async def index(request: Request) -> Response:
 
 async def display(request: Request) -> Response:
     """The hall display. ``views``: which rotate, in order (machines, standings, queue, and any
-    view in static/views/);
+    view a competition ships, ``Competition.view_scripts``);
     ``seconds``: per page; ``rows``: rows per column (default: as many as fit);
     ``machines``: only these machine ids (a display per bank of machines)."""
     tournament = tournament_or_none(request)
     if tournament is None:
         return not_found(request)
     query = request.query_params
-    known = (*BUILTIN_VIEWS, *plugin_views())
+    known = known_views()
     chosen = [v for v in listed(query.get("views")) if v in known]
     chosen = chosen or default_views(tournament.get("format"))
     rows = number(query.get("rows"), 0, 0, 200)
@@ -162,8 +140,12 @@ async def display(request: Request) -> Response:
         "rows": int(rows) or None,
         "machines": listed(query.get("machines")) or None,
     }
-    plugins = [f"views/{name}.js" for name in plugin_views()]
-    return render(request, "display.html", tournament=tournament, config=config, plugins=plugins)
+    plugins = list(competitions.view_scripts().values())
+    styles = competitions.view_styles()
+    return render(
+        request, "display.html", tournament=tournament, config=config, plugins=plugins,
+        styles=styles,
+    )  # fmt: skip
 
 
 async def steward(request: Request) -> Response:

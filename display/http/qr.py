@@ -16,13 +16,14 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from display import competitions
 from display.http import pages
 
 
 def players_url(request: Request, tournament: dict[str, Any]) -> str:
     """The players' page of ``tournament`` (its format's own, e.g. the league page for FWPL) as
     the requesting screen reaches this server."""
-    page = pages.PLAYERS_PAGE.get(tournament.get("format") or "", "standings")
+    page = competitions.players_page(tournament.get("format"))
     return f"{str(request.base_url).rstrip('/')}/t/{tournament['id']}/{page}"
 
 

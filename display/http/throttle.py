@@ -30,7 +30,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import orjson
 from redis.asyncio import Redis
@@ -38,9 +38,7 @@ from starlette.requests import Request
 
 from display.auth import SESSION_SECONDS
 from display.errors import ApiError
-
-if TYPE_CHECKING:
-    from display.settings import Settings
+from display.settings import Settings
 
 FAILURES_KEPT = 200  # per list: enough for a day's typos, bounded under a flood
 FORGET_SECONDS = 24 * 3600  # a count is dropped a day after its last attempt

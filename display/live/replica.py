@@ -103,6 +103,11 @@ class Replica:
         async with self._advanced:
             self._advanced.notify_all()
 
+    def format_of(self, tid: str) -> str | None:
+        """The format of tournament ``tid`` (None before its ``tournament_created``)."""
+        live = self.tournaments.get(tid)
+        return live.format if live is not None else None
+
     def write_lock(self, tid: str) -> asyncio.Lock:
         """Serialises this process's writers to one tournament, so they do not race each other for
         the same version (other processes still can: the store's compare-and-append decides)."""

@@ -14,11 +14,12 @@ from typing import Any, NamedTuple
 
 import orjson
 
-from display import competitions as kinds
+from display import competitions
 from display.competitions.base import EVERY_VIEW, Kind
 from display.live import mergepatch
 from display.live import shared as shared_records
-from display.log.store import GENESIS, Record
+from display.log.integrity import GENESIS
+from display.log.store import Record
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ def check_new(records: Sequence[dict[str, Any]]) -> None:
     without keeping anything. Raises RecordRefused naming the first record refused: by the rules
     (ScoringError), or as one this server cannot apply (KeyError, TypeError, ValueError …)."""
     try:
-        kind, state = kinds.create(records[0])
+        kind, state = competitions.create(records[0])
     except (ScoringError, KeyError, TypeError, ValueError) as exc:
         raise RecordRefused(1, exc) from None
     shared = shared_records.EMPTY
@@ -98,6 +99,7 @@ class LiveTournament:
         self.head_hash = GENESIS  # the chain hash of record ``version`` (display/log/store.py)
         self.meta: dict[str, Any] = {"id": tournament_id, "name": tournament_id}
         self.kind: Kind | None = None
+        self.format: str | None = None  # the ``tournament_created`` record's
         self.state: Any = None
         self.shared = shared_records.EMPTY  # records every kind shares (display profiles)
         self.views: dict[str, Any] = {}
@@ -164,7 +166,8 @@ class LiveTournament:
     def _apply_one(self, record: Record) -> set[str]:
         data = record.data
         if data["type"] == "tournament_created":
-            self.kind, self.state = kinds.create(data)
+            self.kind, self.state = competitions.create(data)
+            self.format = str(data["format"])
             self.shared = shared_records.EMPTY
             self.meta = {"id": self.id, "name": data.get("name") or self.id}
             self.created_at = data.get("at")

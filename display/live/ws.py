@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 import orjson
 from starlette.routing import WebSocketRoute
@@ -11,9 +10,7 @@ from starlette.websockets import WebSocket
 
 from display.live.hub import RESYNC, Outgoing
 from display.log.store import version_number
-
-if TYPE_CHECKING:  # services imports the replica, which imports the kinds, which import us
-    from display.services import Services
+from display.services import Services
 
 UNKNOWN_TOURNAMENT = 4404
 

@@ -37,7 +37,7 @@ from starlette.routing import Route
 from display.errors import ApiError
 from display.live.hub import Outgoing
 from display.live.tournament import Change, LiveTournament
-from display.log.store import GENESIS
+from display.log.integrity import GENESIS
 from display.log.watermark import Mark, Watermark, keep_saved
 
 if TYPE_CHECKING:  # services imports us

@@ -19,25 +19,24 @@ and for an entry after one without ``h`` (a log written before the chain, or wit
 chain starts at its first hashed entry). The hashes are computed here, in Python, from the
 ``prev_hash`` the writer passes (its replica's head); the script refuses the append as a version
 conflict when the log's last ``h`` is not ``prev_hash``, in the same round trip as the version
-check. ``display/verify.py`` checks a chain.
+check. ``display/log/verify.py`` checks a chain.
 
-Audit fields: every record carries ``by`` (who: ``role:name``) and ``at`` (server time, ISO 8601
-UTC); the types in ``REASON_REQUIRED`` also carry a non-empty ``reason``. ``audit_problem`` says
-what a record lacks; ``display.http.endpoint.write`` refuses such a record as a programming error.
+Audit fields (every record's ``by``, ``at`` and, where its competition says so, ``reason``) are
+checked by the writer (``display/log/integrity.py``).
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from redis.asyncio import Redis
 
+from display.log.integrity import GENESIS, chain_hash
+
 IDEMPOTENCY_TTL_SECONDS = 7 * 24 * 3600
-GENESIS = "0" * 64
 MAX_VERSION_DIGITS = 18  # a version is a stream id's first part: a 64-bit integer
 
 
@@ -49,22 +48,6 @@ def version_number(text: str) -> int | None:
         return int(text)
     return None
 
-
-"""The ``prev`` of a log's first hashed entry (module docstring)."""
-
-REASON_REQUIRED = frozenset(
-    {
-        # corrections: a recorded game's result changed after the fact
-        "score_corrected", "game_corrected", "jackpot_adjusted", "fault_replay", "fault_one_ball",
-        # voids: a record or a player's part taken back
-        "score_voided", "record_voided", "adjustment_withdrawn", "season_results_removed",
-        "player_withdrawn",
-        # penalties
-        "penalty", "penalty_recorded", "third_offence_recorded", "extra_ball_penalty",
-        "slam_tilt", "slam_tilt_recorded", "late_recorded",
-    }
-)  # fmt: skip
-"""Record types that must say why (``reason``, non-empty); listed in ``docs/integrity.md``."""
 
 # ARGV: expected, fingerprint, ttl, tournament, prev_hash ('' = no chain), then the records:
 # r, h, r, h … when chained, else r, r …
@@ -104,20 +87,6 @@ if idem ~= '' then redis.call('SET', idem, fingerprint .. ' ' .. tostring(seq), 
 if registry ~= '' then redis.call('XADD', registry, '*', 't', tid) end
 return {'ok', tostring(seq)}
 """
-
-
-def chain_hash(prev: str, raw: bytes) -> str:
-    """The ``h`` of an entry whose stored record bytes are ``raw``, after an entry hashed ``prev``
-    (``GENESIS`` for the first): lowercase hex SHA-256 of ``prev`` (ASCII) + ``\\n`` + ``raw``."""
-    return hashlib.sha256(prev.encode() + b"\n" + raw).hexdigest()
-
-
-def audit_problem(record: Mapping[str, Any]) -> str | None:
-    """What a record lacks of who, when and (``REASON_REQUIRED`` types) why, or None."""
-    missing = [name for name in ("by", "at") if not record.get(name)]
-    if record.get("type") in REASON_REQUIRED and not record.get("reason"):
-        missing.append("reason")
-    return f"a {record.get('type')} record without {', '.join(missing)}" if missing else None
 
 
 @dataclass(frozen=True)

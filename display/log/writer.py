@@ -30,7 +30,8 @@ from typing import Any
 from display.errors import ApiError
 from display.live.replica import Replica
 from display.live.tournament import Applied, RecordRefused, check_new
-from display.log.store import LogStore, VersionConflict, audit_problem
+from display.log.integrity import audit_problem
+from display.log.store import LogStore, VersionConflict
 from scoring.errors import ScoringError
 
 MAX_ATTEMPTS = 20
@@ -61,14 +62,20 @@ class Writer:
     """Validates and appends records for every tournament of one ``LogStore`` (module docstring).
 
     ``refuse(tid)``: raises ApiError 503 while writes to ``tid`` must wait (the store-regression
-    guard's check, docs/store-loss.md)."""
+    guard's check, docs/store-loss.md). ``reason_required``: the record types that must say why
+    (every competition's ``Competition.reason_required``)."""
 
     def __init__(
-        self, store: LogStore, replica: Replica, refuse: Callable[[str | None], None]
+        self,
+        store: LogStore,
+        replica: Replica,
+        refuse: Callable[[str], None],
+        reason_required: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
         self.replica = replica
         self.refuse = refuse
+        self.reason_required = reason_required
 
     async def commit(
         self,
@@ -97,7 +104,7 @@ class Writer:
         append), it answers as the copy did. ``wait``: seconds to wait for the replica to reach
         a replayed version."""
         for record in records if stamped else ():  # the schemas require a reason, stamp() the rest
-            if (problem := audit_problem(record)) is not None:
+            if (problem := audit_problem(record, self.reason_required)) is not None:
                 raise RuntimeError(f"commit() was given {problem}")
         if key is not None and not 1 <= len(key) <= MAX_KEY:
             raise ApiError(

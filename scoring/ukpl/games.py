@@ -17,7 +17,7 @@ Rule text: UKPL rules (UK Pinball League regional rules), sections 2E, 2F, 3A, 3
 - 7A: "for the next offence, the next level of penalty above will be imposed as a minimum"
   (``check_decision`` with ``escalate``).
 
-Choices the text leaves open (settings of the live meeting, documented in display/kinds/ukpl.py):
+Choices the text leaves open (settings of the live meeting, documented in display/competitions/ukpl/kind.py):
 
 - a fault recorded whose game is not yet played is *pending*: the original game counts as it
   was until the replay (or the extra ball) is entered. 6A "offered the chance to replay": a

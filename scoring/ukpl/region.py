@@ -4,7 +4,7 @@ the table follows. The table itself is ``scoring.ukpl.season.season_table``.
 
 Rule text: UKPL rules (UK Pinball League regional rules), sections 1B, 1C, 1E, 3C, 3E, 3F, 7A.
 
-Choices the text leaves open (settings of the live meeting, documented in display/kinds/ukpl.py):
+Choices the text leaves open (settings of the live meeting, documented in display/competitions/ukpl/kind.py):
 
 - 1C/3C "players can register for one regional league only": a player registered in another
   region than the meeting's is a guest ("for fun"), as is one marked guest (e.g. not in the

@@ -85,13 +85,9 @@ A driver (the weekend demo) reads fixture ids and the players from ``GET /api/t/
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from starlette.routing import BaseRoute
-
-from display.competitions.epc_country import api as epc_country_api
-from display.competitions.epc_country import pages as epc_country_pages
 from display.competitions.epc_country import views
 from display.competitions.epc_country.records import apply
 from display.competitions.epc_country.state import CountryState, derive, parse_settings
@@ -103,10 +99,6 @@ class CountryKind:
     """Records of the Country Competition -> ``CountryState`` -> views."""
 
     name = "epc_country"
-    routes: Sequence[BaseRoute] = (*epc_country_api.routes, *epc_country_pages.routes)
-
-    def formats(self) -> Iterable[str]:
-        return (FORMAT,)
 
     def create(self, record: dict[str, Any]) -> CountryState:
         config, team_players = parse_settings(record.get("settings") or {})

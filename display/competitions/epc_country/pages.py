@@ -6,7 +6,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from display.http.pages import not_found, plugin_views, render, tournament_or_none
+from display import competitions
+from display.http.pages import not_found, render, tournament_or_none
 
 PHONE_VIEWS = ("country_groups", "four_ball", "country_final")
 
@@ -37,7 +38,7 @@ async def phones(request: Request) -> Response:
     if tournament is None:
         return not_found(request)
     config = {"tournament": tournament["id"], "team": request.query_params.get("team")}
-    plugins = [f"views/{name}.js" for name in PHONE_VIEWS if name in plugin_views()]
+    plugins = [competitions.view_scripts()[name] for name in PHONE_VIEWS]
     return render(
         request,
         "competitions/epc_country/phone.html",

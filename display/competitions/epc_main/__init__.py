@@ -1,2 +1,160 @@
 """The EPC 2009 main tournament (qualifying, quarter-finals, semi-finals, finals) and the boards of
 the Classic and Kids tournaments, each wrapping the per-machine ``machines`` kind."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from display.competitions.base import Competition, Default, Page, Template
+from display.competitions.docs import ordinal
+from display.competitions.epc_main.boards import BoardState
+from display.competitions.epc_main.kind import KIND
+from display.competitions.epc_main.state import MainState
+from display.competitions.machines import EPC_QUALIFYING_DEFAULTS
+from scoring.tournament import Tournament
+from scoring.what_if import Target
+
+
+def qualifying(state: Any) -> Tournament | None:
+    """The qualifying tournament while qualifying runs (EPC 2009, EPC Qualifying), else None."""
+    if isinstance(state, MainState) and state.stage == "qualifying":
+        return state.qualifying
+    if isinstance(state, BoardState) and state.stage == "qualifying":
+        return state.tournament
+    return None
+
+
+def what_if_target(fmt: str, settings: Mapping[str, Any]) -> tuple[Target, str] | None:
+    """Without a cut: a Kids player aims for a trophy (EPC 2009, UK Pinball Kids Tournament), a
+    Classic player for a qualifying place (EPC 2009, EPC Classic Tournament)."""
+    if fmt == "epc-kids":
+        trophies = int(settings.get("trophies", 3))
+        return Target(trophies), f"a trophy ({ordinal(trophies)} or better)"
+    if fmt == "epc-classic":
+        return Target(bands=frozenset({"leading", "qualified"})), "a qualifying place"
+    return None
+
+
+TEMPLATES: tuple[Template, ...] = (
+    Template(
+        "epc-main",
+        "EPC main tournament",
+        "EPC 2009",
+        "epc-main",
+        "Qualifying on six machines, then quarter-finals, semi-finals and the final.",
+        (
+            *EPC_QUALIFYING_DEFAULTS,
+            Default(
+                "replaced_rank",
+                "swap",
+                "EPC 2009, EPC Quarter-Finals: a replaced player takes their qualifying rank",
+            ),
+            Default(
+                "vacancies",
+                "by-round",
+                "EPC 2009, EPC Quarter-Finals: stand-bys fill vacancies before each round",
+            ),
+            Default(
+                "absent_standby",
+                "skip",
+                "EPC 2009, EPC Quarter-Finals: the next stand-by present fills a vacancy",
+            ),
+            Default(
+                "pairing",
+                "fold",
+                "EPC 2009, EPC Quarter-Finals: a pre-selected partner (best seed with worst)",
+            ),
+            Default(
+                "quarterfinal_ties",
+                "qualifying",
+                "EPC 2009, EPC Quarter-Finals: equal "
+                "totals at the top-8 cut ordered by qualifying position",
+            ),
+            Default(
+                "place_ties",
+                "share",
+                "EPC 2009, EPC Quarter-Finals: places 9-32 by ranking "
+                "points, equal points share",
+            ),
+            Default(
+                "game_ties",
+                "playoff",
+                "EPC 2009, EPC Semi-Finals, EPC Finals: equal scores go to a play-off game",
+            ),
+        ),
+    ),
+    Template(
+        "epc-classic",
+        "EPC Classic Tournament",
+        "EPC 2009",
+        "epc-classic",
+        "Eight pre-DMD machines, best score per machine, semi-finals and a final.",
+        (
+            Default(
+                "lead",
+                "difference",
+                "EPC 2009, EPC Classic Tournament: how far ahead of "
+                "the second best, as a difference",
+            ),
+            Default(
+                "already_qualified",
+                "pass-on",
+                "EPC 2009, EPC Classic Tournament: a player "
+                "already top elsewhere passes an inherited machine on",
+            ),
+            Default(
+                "fault_count",
+                "players",
+                "EPC 2009, EPC Classic Tournament: 10 or more "
+                "players' scores, counted as players",
+            ),
+            Default(
+                "fault_minimum",
+                10,
+                "EPC 2009, EPC Classic Tournament: 10 or more players' "
+                "scores keep a broken machine's table",
+            ),
+        ),
+    ),
+    Template(
+        "epc-kids",
+        "UK Pinball Kids Tournament",
+        "EPC 2009",
+        "epc-kids",
+        "One machine, any number of entries, three trophies a day.",
+        (
+            Default(
+                "trophies",
+                3,
+                "EPC 2009, UK Pinball Kids Tournament: the three players "
+                "with the highest scores",
+            ),
+            Default(
+                "ties",
+                "share",
+                "EPC 2009, UK Pinball Kids Tournament: equal scores are "
+                "equally high, so they share the place",
+            ),
+        ),
+    ),
+)  # fmt: skip
+"""The desk's templates of this competition."""
+
+
+COMPETITION = Competition(
+    name="epc_main",
+    formats=("epc-main", "epc-classic", "epc-kids"),
+    kind=KIND,
+    routes="display.competitions.epc_main.routes:routes",
+    display_views={
+        "epc-main": ("epc", "standings", "queues"),
+        "epc-classic": ("classic", "machines"),
+        "epc-kids": ("kids",),
+    },
+    view_scripts=("epc", "quarterfinal", "semifinal", "finals", "placings", "classic", "kids"),
+    pages={"epc-main": (Page("Stages", "epc"), Page("TD stages", "stages"))},
+    templates=TEMPLATES,
+    qualifying=qualifying,
+    what_if_target=what_if_target,
+)

@@ -38,11 +38,9 @@ both.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
-
-from starlette.routing import BaseRoute
 
 from display.competitions.base import EVERY_VIEW
 from display.competitions.epc_main import boards as epc_boards
@@ -87,15 +85,6 @@ class EpcMainKind:
     """Records of "epc-main" -> ``MainState`` -> views; "epc-classic" goes to ``epc_boards``."""
 
     name = "epc_main"
-
-    @property
-    def routes(self) -> Sequence[BaseRoute]:
-        from display.competitions.epc_main.routes import routes
-
-        return routes
-
-    def formats(self) -> Iterable[str]:
-        return (FORMAT, *epc_boards.FORMATS)
 
     def create(self, record: dict[str, Any]) -> Any:
         if record["format"] != FORMAT:

@@ -46,18 +46,15 @@ Every record also carries ``by`` and ``at`` (``display.http.endpoint.stamp``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
-
-from starlette.routing import BaseRoute
 
 from display.competitions.base import EVERY_VIEW
 from display.competitions.fwpl import nights, playoffs
 from display.competitions.fwpl.bracket_view import bracket_view
 from display.competitions.fwpl.night_view import night_view
 from display.competitions.fwpl.state import (
-    FORMAT,
     LEAGUE_SETTINGS,
     League,
     new_league,
@@ -166,10 +163,6 @@ class FwplKind:
     """Records of an FWPL season -> ``League`` -> views (see the module docstring)."""
 
     name = "fwpl"
-    routes: Sequence[BaseRoute] = ()
-
-    def formats(self) -> Iterable[str]:
-        return (FORMAT,)
 
     def create(self, record: dict[str, Any]) -> League:
         return new_league(record.get("settings") or {})
@@ -240,13 +233,3 @@ class FwplKind:
 
 
 KIND = FwplKind()
-
-
-def _routes() -> Sequence[BaseRoute]:
-    from display.competitions.fwpl import api as fwpl_api
-    from display.competitions.fwpl import pages as fwpl_pages
-
-    return (*fwpl_api.routes, *fwpl_pages.routes)
-
-
-KIND.routes = _routes()

@@ -14,7 +14,7 @@ from starlette.routing import Route
 from display.http import pages
 
 HALL_VIEWS = "fwpl_groups,fwpl_night,fwpl_season,fwpl_bracket"
-"""The display plugins of a league night, in rotation order (``static/views/fwpl_*.js``)."""
+"""The display plugins of a league night, in rotation order (``static/competitions/fwpl/views/fwpl_*.js``)."""
 
 
 def _page(template: str) -> Callable[[Request], Awaitable[Response]]:

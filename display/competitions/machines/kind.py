@@ -36,11 +36,9 @@ record (or a later correction of it); the original stays in the log (``scoring.c
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
-
-from starlette.routing import BaseRoute
 
 from display.competitions import docs as views
 from display.competitions.base import EVERY_VIEW
@@ -95,12 +93,6 @@ class MachinesKind:
     """Records of per-machine formats -> ``HallTournament`` -> views."""
 
     name = "machines"
-    routes: Sequence[
-        BaseRoute
-    ] = ()  # the hall's endpoints and pages are in display/competitions/machines/routes.py
-
-    def formats(self) -> Iterable[str]:
-        return FORMATS.keys()
 
     def create(self, record: dict[str, Any]) -> HallTournament:
         settings, hall = split_settings(record.get("settings"))

@@ -1,5 +1,5 @@
 /* The teams' page on a phone: the Country Competition's group tables, qualifying table, matches,
- * 4-ball board and final, drawn by the hall display's plugins (static/views/country_groups.js,
+ * 4-ball board and final, drawn by the hall display's plugins (static/competitions/epc_country/views/country_groups.js,
  * four_ball.js, country_final.js) in one column. ?team=<id> (or the "My team" choice, kept on the
  * phone) outlines that team everywhere.
  */

@@ -28,9 +28,9 @@ from typing import Any
 
 import orjson
 
+from display.competitions.ukpl.state import UkplState
 from display.log.store import IdempotencyMismatch
 from display.log.writer import Writer
-from display.ukpl_state import UkplState
 from scoring.errors import ScoringError
 from scoring.ukpl.season import SeasonConfig, meet_from_standings
 

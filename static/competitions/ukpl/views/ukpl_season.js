@@ -1,6 +1,6 @@
 /* The UKPL season table on the hall display, beside the meeting: ?views=machines,standings,ukpl_season
  *
- * Draws the "season" view (display/ukpl_views.py): the region's players by season points, one
+ * Draws the "season" view (display/competitions/ukpl/views.py): the region's players by season points, one
  * column per meeting that counts (this meeting's live, highlighted), the results that count in
  * full and the discarded ones dimmed (UKPL 3E), the grand final places marked (1G, 3G) with
  * play-offs (3F), and the players from other regions apart (1C, 3C). A meeting with too few

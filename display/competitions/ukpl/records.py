@@ -204,7 +204,7 @@ def imported_meet(record: Mapping[str, Any]) -> tuple[SeasonMeet, dict[str, str]
 
 
 def linked_meet(payload: Mapping[str, Any]) -> tuple[SeasonMeet, dict[str, str]]:
-    """A ``season_meeting_linked`` record (``display.ukpl_season_view.summary``) -> (the
+    """A ``season_meeting_linked`` record (``display.competitions.ukpl.season_links.summary``) -> (the
     meeting, player names). Raises SettingsError for settings the season cannot use."""
     meet_id = str(payload["meet"])
     results = tuple(

@@ -11,7 +11,7 @@
   const B = window.Backglass;
   const el = B.el;
 
-  // static/views.css repeats these sizes (.qgrid, .qtile, .qtile-body, .qtile-next): change both
+  // competitions/machines/views.css repeats these sizes (.qgrid, .qtile, .qtile-body, .qtile-next): change both
   const TILE_EM = { width: 16, height: 7.4, max: 13, gap: 0.7 };
   const HEAD_EM = 1.55;
   const NOW_EM = 1.5;

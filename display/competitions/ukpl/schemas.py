@@ -1,4 +1,4 @@
-"""Request bodies of the UKPL meeting endpoints (``display.ukpl_api``), validated by pydantic."""
+"""Request bodies of the UKPL meeting endpoints (``display.competitions.ukpl.api``), validated by pydantic."""
 
 from __future__ import annotations
 

@@ -2,10 +2,10 @@
 adjustments, machine faults and multiplayer games. It wraps the ``machines`` kind: the counting
 meeting is that kind's ``HallTournament`` and its records (players, machines, the hall's queues,
 machine status, corrections) go through it; this kind decides which games count
-(``display.ukpl_state``).
+(``display.competitions.ukpl.state``).
 
 Settings: the meeting format's (``ties``, ``bonus``, ``no_score``), the hall's (``hall``) and the
-UKPL ones of ``display.ukpl_records`` (``region``, ``season``, ``meet``, ``held``,
+UKPL ones of ``display.competitions.ukpl.records`` (``region``, ``season``, ``meet``, ``held``,
 ``disqualified``, ``escalation`` and the season table's ``counted``, ``qualifiers``, ...).
 
 | record                     | fields (all: by, at)                              | UKPL      |
@@ -25,7 +25,7 @@ UKPL ones of ``display.ukpl_records`` (``region``, ``season``, ``meet``, ``held`
 |                            | meet_total?, league_points}]                      |           |
 | season_results_removed     | meet, reason                                      |           |
 | season_meeting_linked      | tournament, version, a meeting's summary          | 3E, 7A    |
-|                            | (``display.ukpl_season_view``), or left: true     |           |
+|                            | (``display.competitions.ukpl.season_links``), or left: true     |           |
 
 Other records (machine_added, settings_changed, the hall's queue_*, machine_status_changed,
 score_corrected, score_voided, player_withdrawn) are the machines kind's. A machine replaced
@@ -34,22 +34,20 @@ through the hall is this kind's substitution (6A: its games are replayed on the 
 Every game stays in the log; an adjustment changes what counts, never the record of the game. A
 fault recorded first lets the player's next game on that machine in (the replay, or the one ball
 of a new game); until it is played the original game counts (``scoring.ukpl.games``). Views: the
-machines kind's plus ``adjustments`` and ``season`` (``display.ukpl_views``).
+machines kind's plus ``adjustments`` and ``season`` (``display.competitions.ukpl.views``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from starlette.routing import BaseRoute
-
-from display import ukpl_records as rec
-from display import ukpl_state as st
 from display.competitions.base import EVERY_VIEW
 from display.competitions.machines.kind import MACHINES
-from display.ukpl_state import Outside, Registration, UkplState
+from display.competitions.ukpl import records as rec
+from display.competitions.ukpl import state as st
+from display.competitions.ukpl.state import Outside, Registration, UkplState
 from scoring import FORMATS
 from scoring.errors import EntryNotAllowed
 from scoring.model import Entry
@@ -65,31 +63,12 @@ class UkplKind:
 
     name = "ukpl"
 
-    @property
-    def routes(self) -> Sequence[BaseRoute]:
-        from display import (  # they import display.http.api, which imports kinds
-            ukpl_api,
-            ukpl_pages,
-        )
-
-        return (*ukpl_api.routes, *ukpl_pages.routes)
-
-    def formats(self) -> Iterable[str]:
-        return (FORMAT,)
-
     def create(self, record: dict[str, Any]) -> UkplState:
         meeting_settings, ours = rec.split_settings(record.get("settings") or {})
         options = rec.parse_options(ours, str(record.get("at") or ""))
         meeting = MACHINES.create({**record, "settings": meeting_settings})
         settings = meeting.format.settings_dict(meeting.config)
         return UkplState(meeting=meeting, settings=settings, options=options)
-
-    def observe(self, writer: Any, tid: str) -> None:
-        """After records of ``tid`` were applied (called by ``display.live.replica``): keep the
-        season's meetings in step (``display.ukpl_season_view``)."""
-        from display import ukpl_season_view
-
-        ukpl_season_view.observe(writer, tid)
 
     def apply(
         self, state: UkplState, seq: int, record: dict[str, Any]
@@ -202,7 +181,7 @@ class UkplKind:
             yield "season"
 
     def view(self, state: UkplState, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
-        from display import ukpl_views
+        from display.competitions.ukpl import views as ukpl_views
 
         if name == "adjustments":
             return ukpl_views.adjustments_view(state)

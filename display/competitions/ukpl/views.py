@@ -17,22 +17,20 @@ Shapes (docs/protocol.md's rules: keyed by stable ids, no nulls, absent = none):
                   "for_fun": {"<player>": {"name", "meets": [ids]}}, "problem"?: text}
 
 ``version``: the seq of the record that withdrew the adjustment, else its own (a withdrawal names
-it in ``If-Match``, ``display.ukpl_state.adjustment_version``). ``effects``: a missing ``before``
+it in ``If-Match``, ``display.competitions.ukpl.state.adjustment_version``). ``effects``: a missing ``before``
 is no game (a zero award), a missing ``after`` a game that no longer counts. Points are rounded
 as the league publishes them (``scoring.rounding``).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from display.competitions.ukpl.state import UkplState
 from scoring.errors import ScoringError
 from scoring.rounding import points_json
 from scoring.ukpl.region import held_order, region_season
 from scoring.ukpl.season import region_competitors
-
-if TYPE_CHECKING:
-    from display.ukpl_state import UkplState
 
 DETAILS = (
     "type",

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from display import ukpl_records as rec
 from display.competitions.machines.kind import MACHINES
+from display.competitions.machines.state import HallTournament
+from display.competitions.ukpl import records as rec
 from scoring.corrections import without_entries
 from scoring.errors import EntryNotAllowed
 from scoring.model import Entry, Machine, Player
@@ -31,9 +32,6 @@ from scoring.ukpl.games import (
 )
 from scoring.ukpl.region import SeasonMeet, bans_at, is_guest
 from scoring.ukpl.season import Meet, meet_from_standings
-
-if TYPE_CHECKING:
-    from display.competitions.machines.state import HallTournament
 
 Note = tuple[Mapping[str, Any], Mapping[str, Any] | None]
 """An adjustment as recorded, and the record that withdrew it (or None)."""

@@ -19,12 +19,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from display.errors import ApiError
-from display.http import preconditions
-from display.http.endpoint import body, services, signed_in, stamp, write, written
-from display.log.store import version_number
-from display.ukpl_import import rows_from_csv
-from display.ukpl_schemas import (
+from display.competitions.ukpl.imports import rows_from_csv
+from display.competitions.ukpl.schemas import (
     AdjustmentIn,
     MultiplayerIn,
     RegionPlayerIn,
@@ -34,7 +30,11 @@ from display.ukpl_schemas import (
     SubstituteIn,
     WithdrawIn,
 )
-from display.ukpl_state import UkplState, adjustment_version
+from display.competitions.ukpl.state import UkplState, adjustment_version
+from display.errors import ApiError
+from display.http import preconditions
+from display.http.endpoint import body, services, signed_in, stamp, write, written
+from display.log.store import version_number
 
 
 def meeting_or_error(request: Request) -> str:

@@ -1,6 +1,6 @@
 /* UKPL adjustments on the hall display: ?views=machines,standings,ukpl_adjustments
  *
- * Draws the "adjustments" view (display/ukpl_views.py), latest first: what was decided (a fixed
+ * Draws the "adjustments" view (display/competitions/ukpl/views.py), latest first: what was decided (a fixed
  * jackpot, UKPL 2E; a fault, 6A/6C; a penalty, 7A; an extra ball, 7C; a slam tilt, 7D; a machine
  * substituted, 6A), for whom and on which machine, the score before and after, who decided and
  * why. A withdrawn adjustment is shown struck through; a fault waiting for its game says so. No

@@ -11,8 +11,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from display.competitions.ukpl.state import UkplState
 from display.http.pages import not_found, render, services, tournament_or_none
-from display.ukpl_state import UkplState
 
 
 def meeting_or_none(request: Request) -> dict[str, object] | None:
@@ -29,7 +29,7 @@ async def adjust_page(request: Request) -> Response:
     if tournament is None:
         return not_found(request)
     config = {"tournament": tournament["id"]}
-    return render(request, "ukpl_adjust.html", tournament=tournament, config=config)
+    return render(request, "competitions/ukpl/adjust.html", tournament=tournament, config=config)
 
 
 async def season_page(request: Request) -> Response:
@@ -38,7 +38,7 @@ async def season_page(request: Request) -> Response:
     if tournament is None:
         return not_found(request)
     config = {"tournament": tournament["id"], "player": request.query_params.get("player")}
-    return render(request, "ukpl_season.html", tournament=tournament, config=config)
+    return render(request, "competitions/ukpl/season.html", tournament=tournament, config=config)
 
 
 routes = [

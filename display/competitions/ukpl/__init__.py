@@ -1,0 +1,65 @@
+"""The UK Pinball League: a meeting's machine points, bonus point and league points, its
+adjustments and faults, and the region's season table across meetings (``scoring.ukpl``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from display.competitions.base import Competition, Default, Page, Template
+from display.competitions.ukpl.kind import KIND
+from display.competitions.ukpl.state import UkplState
+from scoring.tournament import Tournament
+
+
+def qualifying(state: Any) -> Tournament | None:
+    """The meeting's per-machine tournament (UKPL 3B): it counts until the meeting is over."""
+    return state.meeting if isinstance(state, UkplState) else None
+
+
+def observe(writer: Any, tid: str) -> None:
+    """After records of meeting ``tid`` were applied: keep the season's meetings in step
+    (``display.competitions.ukpl.season_links``, UKPL 3E)."""
+    from display.competitions.ukpl import season_links as ukpl_season_view
+
+    ukpl_season_view.observe(writer, tid)
+
+
+TEMPLATES: tuple[Template, ...] = (
+    Template(
+        "ukpl-meeting", "UKPL league meeting", "UK Pinball League", "ukpl-meeting",
+        "Machine points N down to 1 with a bonus point, then 20 league points down.",
+        (
+            Default("ties", "high", "UKPL 3B: equal scores both get the higher value (the "
+                    "league's 2025 practice)"),
+            Default("bonus", "gt", "UKPL 3B: a bonus point for more than double the second"),
+            Default("no_score", "unranked", "UKPL 3D: league points go to placed players; one "
+                    "with no score did not compete"),
+        ),
+    ),
+)  # fmt: skip
+"""The desk's templates of this competition."""
+
+REASON_REQUIRED = frozenset(
+    {
+        "jackpot_adjusted", "fault_replay", "fault_one_ball", "adjustment_withdrawn",
+        "season_results_removed", "penalty", "extra_ball_penalty", "slam_tilt",
+    }
+)  # fmt: skip
+"""Adjustments, faults, penalties and season removals say why (UKPL 2E, 6A, 6C, 7A-7D)."""
+
+
+COMPETITION = Competition(
+    name="ukpl",
+    formats=("ukpl-meeting",),
+    kind=KIND,
+    routes="display.competitions.ukpl.routes:routes",
+    display_views={"ukpl-meeting": ("machines", "standings", "ukpl_season", "queues")},
+    view_scripts=("ukpl_season", "ukpl_adjustments"),
+    pages={"ukpl-meeting": (Page("Season", "season"), Page("Adjustments", "adjust"))},
+    templates=TEMPLATES,
+    reason_required=REASON_REQUIRED,
+    versioned_paths=(r"/adjustments/\{seq\}/withdraw$",),
+    observe=observe,
+    qualifying=qualifying,
+    player_place="region",
+)

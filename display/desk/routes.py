@@ -1,0 +1,98 @@
+"""The TD's desk: create a tournament from a competition template, then run it (settings, players,
+machines, stewards, hall display profiles, exports). The pages are thin, as every page: they
+call the JSON API below and in the ``desk_*`` modules.
+
+    GET  /api/templates                  every competition template, available or not
+    POST /api/tournaments/from-template  TD: {id, name, template, settings?}: a new tournament
+    GET  /desk                           the desk: sign in, tournaments, new, import a log
+    GET  /t/{t}/desk                     one tournament's desk
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from display import competitions
+from display.desk import catalog, imports, players, profiles, stewards, whatif
+from display.errors import ApiError
+from display.http import exports, pages, qr
+from display.http.endpoint import body, signed_in, stamp, write, written
+from display.http.schemas import Id, Name
+
+
+class FromTemplateIn(BaseModel):
+    """A new tournament: its ``id`` and ``name``, the ``template`` and settings to change."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: Id
+    name: Name
+    template: str = Field(max_length=40)
+    settings: dict[str, Any] = {}
+
+
+async def list_templates(request: Request) -> Response:
+    return JSONResponse({"templates": catalog.catalog(competitions.formats())})
+
+
+async def create_from_template(request: Request) -> Response:
+    principal = await signed_in(request, None, td_only=True)
+    data = await body(request, FromTemplateIn)
+    template = catalog.find(data.template)
+    if template is None:
+        raise ApiError(404, "unknown_template", f"There is no template {data.template!r}.")
+    if template.format not in competitions.formats():
+        raise ApiError(
+            409,
+            "not_available",
+            f"{template.name} needs the {template.format} format, which this server does not run "
+            "yet.",
+        )
+    record = {
+        "type": "tournament_created",
+        "name": data.name,
+        "format": template.format,
+        "settings": {**template.settings(), **data.settings},
+        "template": template.id,
+    }
+    seq, replayed = await write(request, data.id, [stamp(principal, record)], create=True)
+    return written(seq, replayed, {"id": data.id, "format": template.format})
+
+
+async def desk_home(request: Request) -> Response:
+    svc = pages.services(request)
+    found = [svc.summary(tid) for tid, live in svc.replica.tournaments.items() if live.kind]
+    return pages.render(
+        request, "desk_home.html", tournaments=sorted(found, key=lambda t: t["id"]), config={}
+    )
+
+
+async def desk_tournament(request: Request) -> Response:
+    tournament = pages.tournament_or_none(request)
+    if tournament is None:
+        return pages.not_found(request)
+    config = {
+        "tournament": tournament["id"],
+        "players_url": qr.players_url(request, tournament),
+        "templates": {t.format: t.id for t in competitions.templates()},
+    }
+    return pages.render(request, "desk.html", tournament=tournament, config=config)
+
+
+routes: list[BaseRoute] = [
+    Route("/api/templates", list_templates, methods=["GET"]),
+    Route("/api/tournaments/from-template", create_from_template, methods=["POST"]),
+    Route("/desk", desk_home, methods=["GET"]),
+    Route("/t/{tournament}/desk", desk_tournament, methods=["GET"]),
+    *players.routes,
+    *stewards.routes,
+    *profiles.routes,
+    *whatif.routes,
+    *imports.routes,
+    *exports.routes,
+    *qr.routes,
+]
