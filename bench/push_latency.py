@@ -428,7 +428,7 @@ class Bench:
         if self.opts.diagnose and not self.opts.redis_url:
             import redis.asyncio
 
-            from display.embedded_redis import EmbeddedRedis
+            from display.embedded.redis import EmbeddedRedis
 
             # CONFIG and LATENCY need the operator's user, not the app's (docs/redis.md)
             admin_url = EmbeddedRedis(self.tmp / "data").admin_url

@@ -40,7 +40,7 @@ def _signal_and_wait(pid: int, sig: int, timeout: float = 10.0) -> None:
 
 
 class OwnRedis:
-    """A redis-server of the rig's own: the embedded one's command line (display/embedded_redis.py)
+    """A redis-server of the rig's own: the embedded one's command line (display/embedded/redis.py)
     plus ``extra`` arguments, to show what the soak catches (``--appendonly no`` must fail it)."""
 
     def __init__(self, data_dir: Path, extra: list[str]) -> None:

@@ -11,12 +11,12 @@ from starlette.middleware import Middleware
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from display import competitions, restore
+from display import competitions
 from display.desk import routes as desk
 from display.errors import HANDLERS
 from display.http import api, openapi, pages
 from display.live import ws
-from display.log import regression
+from display.log import regression, restore
 from display.security import SecurityMiddleware
 from display.services import running
 from display.settings import Settings

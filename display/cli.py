@@ -63,8 +63,8 @@ def serve(host: str, port: int, data: Path | None) -> None:
 cli.add_command(standings)
 cli.add_command(demo)
 cli.add_command(__import__("display.fwpl_offline", fromlist=["league"]).league)
-cli.add_command(__import__("display.restore", fromlist=["restore"]).restore)
-cli.add_command(__import__("display.verify", fromlist=["verify"]).verify)
+cli.add_command(__import__("display.log.restore", fromlist=["restore"]).restore)
+cli.add_command(__import__("display.log.verify", fromlist=["verify"]).verify)
 
 
 def main() -> None:

@@ -129,7 +129,7 @@ def reset_demo_data(settings: Settings, echo: Echo) -> None:
     password) so the run starts over. Raises DemoError, removing nothing, when a server still
     runs on it or when the data is not in a directory of the demo's own (BACKGLASS_DATA or
     REDIS_URL set: the demo then writes where those say, which may hold more than the demo)."""
-    from display.embedded_redis import EmbeddedRedis
+    from display.embedded.redis import EmbeddedRedis
 
     data = settings.data_dir
     if "BACKGLASS_DATA" in os.environ or settings.redis_url is not None:
@@ -185,7 +185,7 @@ async def target(
     """The server to write to: ``url`` (which needs ``td_password``), or, with no ``url``, a server
     started in this event loop on ``host``:``port`` on the demo's data directory
     (``demo_settings``), stopped on exit. It signs in with ``td_password`` if given (the TD's
-    choice: it replaces the data directory's), else the data directory's own (``display/auth.py``).
+    choice: it replaces the data directory's), else the data directory's own (``display/http/auth.py``).
     ``reset`` first removes the demo's data (``reset_demo_data``). Raises DemoError if it cannot
     start or has no password to sign in with."""
     if url is not None:

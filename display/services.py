@@ -2,7 +2,7 @@
 
 ``Services.running`` is the lifespan: it starts the embedded Redis when no URL is set (or joins the
 one another server on the same data directory runs), settles the TD password (the data directory's,
-``display/auth.py``), catches the replica up before the first request, and runs the tail and
+``display/http/auth.py``), catches the replica up before the first request, and runs the tail and
 heartbeat tasks until shutdown.
 """
 
@@ -19,14 +19,14 @@ from typing import Any
 from redis.asyncio import Redis
 
 from display import competitions
-from display.auth import Auth, TdPassword
-from display.embedded_redis import EmbeddedRedis
+from display.embedded.redis import EmbeddedRedis
+from display.embedded.supervisor import RedisSupervisor
+from display.http.auth import Auth, TdPassword
 from display.live.hub import Hub
 from display.live.replica import Replica
 from display.log import regression
 from display.log.store import LogStore
 from display.log.writer import Writer
-from display.redis_supervisor import RedisSupervisor
 from display.settings import Settings, insecure_redis
 
 log = logging.getLogger("backglass")

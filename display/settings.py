@@ -17,7 +17,7 @@ class Settings:
     ``redis_url``: an external Redis (``REDIS_URL``); None starts the embedded one under ``data_dir``.
     ``key_prefix``: every Redis key starts with it, so tests and several installations can share one
     Redis. ``td_password``: the tournament director's password; None: the one kept in ``data_dir``
-    (``td-password``, made on the first start; ``display/auth.py``). ``queue_size``: bound of each
+    (``td-password``, made on the first start; ``display/http/auth.py``). ``queue_size``: bound of each
     websocket client's outbound queue (messages).
     """
 

@@ -1,7 +1,7 @@
 """A full disk under the embedded Redis, for real: its data directory on a small tmpfs, filled up.
 
 Redis runs ``appendfsync always``, so a write it cannot append to its AOF makes it exit before
-answering (display/redis_supervisor.py): the push answers 503, nothing unpersisted is acknowledged,
+answering (display/embedded/supervisor.py): the push answers 503, nothing unpersisted is acknowledged,
 and once space returns the supervisor's restart takes the retried push, exactly once.
 
 Mounting needs root (``mount -t tmpfs``); CI runs as root on this kind of machine, so a failed mount

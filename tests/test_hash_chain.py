@@ -15,8 +15,8 @@ import redis
 from redis.asyncio import Redis
 
 from display.log.store import GENESIS, LogStore, VersionConflict
+from display.log.verify import verify_file_bytes, verify_redis
 from display.settings import Settings
-from display.verify import verify_file_bytes, verify_redis
 from tests.utils import Api, serve_in_loop
 
 ZEROS = "0" * 64

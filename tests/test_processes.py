@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from display.embedded_redis import EmbeddedRedis, _pid_alive
+from display.embedded.redis import EmbeddedRedis, _pid_alive
 from tests.utils import TD_PASSWORD, Api, ServerProcess, connect, receive, ws_url
 
 EPC = "epc-qualifying"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from display.embedded_redis import EmbeddedRedis
+from display.embedded.redis import EmbeddedRedis
 from display.settings import Settings
 from tests.utils import TD_PASSWORD, Api, serve_in_loop
 

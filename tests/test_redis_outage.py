@@ -23,7 +23,7 @@ import redis
 from starlette.routing import Route
 
 from display.app import create_app
-from display.embedded_redis import APP_USER, EmbeddedRedis, EmbeddedRedisError, _probe
+from display.embedded.redis import APP_USER, EmbeddedRedis, EmbeddedRedisError, _probe
 from display.services import running
 from display.settings import Settings, insecure_redis
 from tests.utils import (

@@ -1,4 +1,4 @@
-"""Restoring lost records from the log export (display/restore.py): only a file that starts with
+"""Restoring lost records from the log export (display/log/restore.py): only a file that starts with
 exactly what the store still holds is accepted, its records get their hashes back, and the command
 line restores beside a running server that came back on an empty store."""
 

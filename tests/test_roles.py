@@ -75,7 +75,7 @@ async def sign_in(api: Api, tid: str, name: str) -> str:
 
 
 async def expire(settings: Settings, token: str) -> None:
-    """End a session the way time does: Redis expires its key (display/auth.py)."""
+    """End a session the way time does: Redis expires its key (display/http/auth.py)."""
     client = Redis.from_url(str(settings.redis_url))
     key = f"{settings.key_prefix}:session:{hashlib.sha256(token.encode()).hexdigest()}"
     assert await client.pexpire(key, 1)

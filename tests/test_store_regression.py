@@ -15,7 +15,7 @@ import orjson
 import pytest
 from redis.asyncio import Redis
 
-from display.embedded_redis import EmbeddedRedis
+from display.embedded.redis import EmbeddedRedis
 from display.log.store import LogStore
 from display.log.watermark import Watermark
 from display.settings import Settings

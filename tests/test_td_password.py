@@ -1,4 +1,4 @@
-"""The TD password of a data directory (``display/auth.py``): made once, kept in ``td-password``
+"""The TD password of a data directory (``display/http/auth.py``): made once, kept in ``td-password``
 (0600, directory 0700) and the same on every start; ``BACKGLASS_TD_PASSWORD`` replaces it; a
 password that worked keeps working when another one is found beside it. Real Redis, real files."""
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from redis.asyncio import Redis
 
-from display.auth import Auth
 from display.errors import ApiError
+from display.http.auth import Auth
 
 
 @pytest.fixture

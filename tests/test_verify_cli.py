@@ -20,7 +20,7 @@ from click.testing import CliRunner, Result
 from redis.asyncio import Redis
 
 from display.cli import cli
-from display.embedded_redis import EmbeddedRedis
+from display.embedded.redis import EmbeddedRedis
 from display.log.store import LogStore
 from display.settings import Settings
 from tests.utils import ROOT, Api

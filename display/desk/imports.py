@@ -7,7 +7,7 @@ Every record is checked before anything is written: the first must be ``tourname
 ``display/live/shared.py``) accepts at that point, exactly as if it had been written through the
 API. Then all of them are appended at once, atomically, as a new tournament; ``by`` and ``at`` are
 kept, so the history stays whose and when it was. Any refusal is a 422 naming the line, and
-nothing is written. The file's chain hashes (``h``) must check out (``display/verify.py``); the
+nothing is written. The file's chain hashes (``h``) must check out (``display/log/verify.py``); the
 records get a fresh chain here, equal to the file's when it holds a whole chained log.
 """
 
@@ -26,7 +26,7 @@ from starlette.routing import Route
 from display.errors import ApiError
 from display.http.endpoint import services, signed_in, written
 from display.live.tournament import RecordRefused, check_new
-from display.verify import verify_file_bytes
+from display.log.verify import verify_file_bytes
 from scoring.errors import ScoringError
 
 MAX_RECORDS = 200_000

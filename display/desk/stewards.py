@@ -1,5 +1,5 @@
 """Steward credentials and sessions through the API (the TD's desk). Credentials stay out of the
-log, which is public (``display/auth.py``).
+log, which is public (``display/http/auth.py``).
 
     POST   /api/t/{t}/stewards            TD: issue a PIN (display/http/api.py)
     GET    /api/t/{t}/stewards            TD: stewards, when issued, who is signed in

@@ -13,9 +13,9 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from display.auth import Principal
 from display.errors import ApiError
 from display.http import player_auth
+from display.http.auth import Principal
 from display.log.writer import Precondition
 from display.services import Services
 

@@ -1,7 +1,7 @@
 """Players' PINs: a player signs in on their phone with their number and a PIN the TD issued, to
 join or leave queues when the TD allows it (hall setting ``players_may_queue``).
 
-Hashed with argon2id like stewards' PINs (``display.auth``); only hashes are kept. A player's
+Hashed with argon2id like stewards' PINs (``display.http.auth``); only hashes are kept. A player's
 session lives under a key of its own, so ``Auth.principal`` never sees it: a player token is not
 a steward's and cannot push scores.
 
@@ -18,8 +18,8 @@ import orjson
 from redis.asyncio import Redis
 from starlette.requests import Request
 
-from display.auth import SESSION_SECONDS, Auth, _hash, _verify
 from display.errors import ApiError
+from display.http.auth import SESSION_SECONDS, Auth, _hash, _verify
 
 
 class PlayerPins:

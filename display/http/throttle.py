@@ -36,8 +36,8 @@ import orjson
 from redis.asyncio import Redis
 from starlette.requests import Request
 
-from display.auth import SESSION_SECONDS
 from display.errors import ApiError
+from display.http.auth import SESSION_SECONDS
 from display.settings import Settings
 
 FAILURES_KEPT = 200  # per list: enough for a day's typos, bounded under a flood

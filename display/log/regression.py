@@ -10,7 +10,7 @@ The store's **epoch** (``P:epoch``, a random id) is gone when Redis came back em
 While a tournament is behind every write to it answers 503 ``store_behind`` (``refuse``), the
 replica does not read its log (``Replica.paused``), and its live views carry an ``integrity`` view
 ``{"state": "behind", "have": N, "seen": M}`` so displays can say so; ``GET /api/health`` and the
-TD's desk show it, and ``display/restore.py`` puts the missing records back. docs/store-loss.md
+TD's desk show it, and ``display/log/restore.py`` puts the missing records back. docs/store-loss.md
 describes the whole flow and its limits.
 
 When it is checked: at start-up after the replica caught up (Redis against the high-water file);

@@ -16,7 +16,7 @@ import pytest
 import redis
 from playwright.async_api import Response, expect
 
-from display.embedded_redis import EmbeddedRedis
+from display.embedded.redis import EmbeddedRedis
 from display.settings import Settings
 from tests.browser.conftest import PHONE, NewPage, score_records, serve_on, steward_pin
 from tests.browser.test_steward import enter, sign_in

@@ -20,7 +20,7 @@ import os
 import time
 from pathlib import Path
 
-from display.embedded_redis import EmbeddedRedis, EmbeddedRedisError
+from display.embedded.redis import EmbeddedRedis, EmbeddedRedisError
 
 log = logging.getLogger(__name__)
 

@@ -225,8 +225,8 @@ def restore(file: Path, tournament: str | None, data: Path | None) -> None:
     """Restore a tournament's lost records from its log export (docs/store-loss.md).
 
     Into --data, or REDIS_URL / BACKGLASS_DATA, or the store that knows the tournament: .data,
-    else the demo's .data/demo (``display.verify.locate``)."""
-    from display.verify import candidates, locate, where
+    else the demo's .data/demo (``display.log.verify.locate``)."""
+    from display.log.verify import candidates, locate, where
 
     tid = tournament or file.name.removesuffix(".jsonl").removesuffix(".log")
     settings = locate(candidates(data), data, [tid], strict=False)
@@ -242,7 +242,7 @@ def restore(file: Path, tournament: str | None, data: Path | None) -> None:
 
 
 async def _restore(settings: Settings, tid: str, export: Export) -> Restored:
-    from display.embedded_redis import EmbeddedRedis
+    from display.embedded.redis import EmbeddedRedis
 
     embedded = None
     url = settings.redis_url

@@ -33,7 +33,7 @@ import click
 import orjson
 import redis
 
-from display.embedded_redis import EmbeddedRedis
+from display.embedded.redis import EmbeddedRedis
 from display.log.integrity import GENESIS, chain_hash
 from display.settings import Settings, demo_settings
 
