@@ -1,3 +1,3 @@
-from display.cli import main
+from display.cli.main import main
 
 main()

@@ -18,13 +18,13 @@ from starlette.routing import Route
 
 from display import competitions
 from display.app import create_app
-from display.cli import uvicorn_config
-from display.demo import Client, target
-from display.demo_epc import run_epc
-from display.demo_fwpl import run_fwpl
-from display.demo_ukpl import replay_ukpl
-from display.demo_weekend import Weekend
-from display.demo_weekend_country import run_country
+from display.cli.demo.common import Client, target
+from display.cli.serve import uvicorn_config
+from display.competitions.epc_country.demo import run_country
+from display.competitions.epc_main.demo import Weekend
+from display.competitions.fwpl.demo import run_fwpl
+from display.competitions.machines.demo import run_epc
+from display.competitions.ukpl.demo import replay_ukpl
 from display.http import endpoint
 from display.log.integrity import audit_problem
 from display.settings import Settings

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from display.demo_epc import MACHINES, plan_epc, run_epc
-from display.demo_ukpl import replay_ukpl
+from display.competitions.machines.demo import MACHINES, plan_epc, run_epc
+from display.competitions.ukpl.demo import replay_ukpl
 from tests.cases import UKPL as CASES
 from tests.utils import ROOT, TD_PASSWORD, Api, free_port
 

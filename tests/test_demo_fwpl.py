@@ -10,8 +10,8 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from display.cli import cli
-from display.demo_fwpl import FwplJournal, run_fwpl
+from display.cli.main import cli
+from display.competitions.fwpl.demo import FwplJournal, run_fwpl
 from scoring.fwpl import (
     Game,
     GameScore,

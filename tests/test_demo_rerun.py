@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from display.demo_epc import plan_epc
+from display.competitions.machines.demo import plan_epc
 from tests.utils import free_port
 
 SIZE = ["--players", "8", "--machines", "3"]

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from display.demo_weekend import run_weekend
+from display.competitions.epc_main.demo import run_weekend
 from tests.utils import ROOT, TD_PASSWORD, Api
 
 
@@ -52,7 +52,7 @@ def test_the_command_is_listed_and_loads_first_or_last() -> None:
     )  # fmt: skip
     assert "--players" in shown.stdout and "Country Competition" in shown.stdout
     alone = subprocess.run(
-        [sys.executable, "-c", "import display.demo_weekend, display.demo"],
+        [sys.executable, "-c", "import display.competitions.epc_main.demo, display.cli.demo.common"],
         capture_output=True, text=True, cwd=ROOT, env=env, timeout=60,
     )  # fmt: skip
     assert alone.returncode == 0, alone.stderr

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from display.cli import cli
+from display.cli.main import cli
 
 
 def game(group: int, scores: dict[str, int | None]) -> dict[str, object]:

@@ -8,8 +8,8 @@ from collections import defaultdict
 from statistics import mean
 from typing import Any
 
+from display.competitions.machines.demo import MACHINES, HallSim, plan_epc, run_epc
 from display.competitions.machines.kind import MACHINES as KIND
-from display.demo_epc import MACHINES, HallSim, plan_epc, run_epc
 from tests.utils import TD_PASSWORD, Api
 
 

@@ -18,7 +18,7 @@ ENTRY_MODULES = [
     "display.competitions.machines.routes",
     "display.competitions",
     "display.live.tournament",
-    "display.offline",
+    "display.cli.offline",
     "display.http.pages",
     "display.services",
     "display.competitions.ukpl.state",

@@ -1,4 +1,4 @@
-"""``backglass standings``, the offline CSV command (display/offline.py), through click's runner."""
+"""``backglass standings``, the offline CSV command (display/cli/offline.py), through click's runner."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import click
 import pytest
 from click.testing import CliRunner, Result
 
-from display.offline import standings
+from display.cli.offline import standings
 from tests.cases import UKPL as CASES
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,7 +25,7 @@ def rows(result: Result) -> list[str]:
 
 
 def test_it_is_a_click_command_named_standings() -> None:
-    """display/cli.py adds it to the ``backglass`` group with ``cli.add_command(standings)``."""
+    """display/cli/__init__.py adds it to the ``backglass`` group with ``cli.add_command(standings)``."""
     assert isinstance(standings, click.Command)
     assert standings.name == "standings"
 

@@ -1,5 +1,5 @@
 """``backglass standings --format ukpl-season``: a UKPL season table from published meeting results
-(display/offline.py, scoring/ukpl/season.py), through click's runner."""
+(display/cli/offline.py, scoring/ukpl/season.py), through click's runner."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from display.offline import standings
+from display.cli.offline import standings
 from tests.cases import UKPL as CASES
 
 REPO = Path(__file__).resolve().parents[1]

@@ -11,7 +11,7 @@ import shlex
 import pytest
 from click.testing import CliRunner
 
-from display.cli import cli
+from display.cli.main import cli
 from tests.utils import ROOT
 
 OFFLINE = ("standings", "league")

@@ -12,7 +12,7 @@ import orjson
 from click.testing import CliRunner
 from redis.asyncio import Redis
 
-from display.cli import cli
+from display.cli.main import cli
 from display.log.store import LogStore
 from display.settings import Settings
 from tests.utils import Api, serve_in_loop

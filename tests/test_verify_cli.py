@@ -19,7 +19,7 @@ import redis
 from click.testing import CliRunner, Result
 from redis.asyncio import Redis
 
-from display.cli import cli
+from display.cli.main import cli
 from display.embedded.redis import EmbeddedRedis
 from display.log.store import LogStore
 from display.settings import Settings

@@ -20,7 +20,7 @@ import uvicorn
 import websockets
 
 from display.app import create_app
-from display.cli import uvicorn_config
+from display.cli.serve import uvicorn_config
 from display.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ import uvicorn
 from playwright.async_api import Browser, Page, async_playwright, expect
 
 from display.app import create_app
-from display.cli import uvicorn_config
+from display.cli.serve import uvicorn_config
 from display.settings import Settings
 from tests.utils import Api
 

@@ -157,4 +157,5 @@ COMPETITION = Competition(
     templates=TEMPLATES,
     qualifying=qualifying,
     what_if_target=what_if_target,
+    demos=("display.competitions.epc_main.demo:weekend",),
 )

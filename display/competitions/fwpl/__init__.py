@@ -53,4 +53,6 @@ COMPETITION = Competition(
     templates=TEMPLATES,
     reason_required=frozenset({"game_corrected", "penalty_recorded", "third_offence_recorded"}),
     versioned_paths=(r"/league/corrections$",),
+    demos=("display.competitions.fwpl.demo:fwpl",),
+    commands=("display.competitions.fwpl.offline:league",),
 )

@@ -52,4 +52,6 @@ COMPETITION = Competition(
     reason_required=frozenset({"score_corrected", "score_voided", "player_withdrawn"}),
     versioned_paths=(r"/scores/\{seq\}/(correct|void)$",),
     qualifying=qualifying,
+    demos=("display.competitions.machines.demo:epc",),
+    offline={"epc-qualifying": "display.competitions.machines.offline:EPC_QUALIFYING"},
 )

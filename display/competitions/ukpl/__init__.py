@@ -62,4 +62,9 @@ COMPETITION = Competition(
     observe=observe,
     qualifying=qualifying,
     player_place="region",
+    demos=("display.competitions.ukpl.demo:ukpl",),
+    offline={
+        "ukpl-meeting": "display.competitions.ukpl.offline:UKPL_MEETING",
+        "ukpl-season": "display.competitions.ukpl.offline:UKPL_SEASON",
+    },
 )

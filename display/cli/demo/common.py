@@ -1,12 +1,10 @@
-"""``backglass demo``: fill a server with a tournament through the same HTTP API a steward uses.
-
-``demo epc`` invents an EPC-style qualifying (made-up players, real machine titles, plausible
-scores) and pushes its games at a pace a person can watch; ``demo ukpl FILE.csv`` replays a real
-UKPL meeting and prints the server's final standings as CSV. With no ``--url`` the demo starts a
-server in this process (embedded Redis unless ``REDIS_URL`` is set) on the demo's own data
-directory (``.data/demo``, ``display.settings.demo_settings``), signing in with that directory's TD
-password (made on the first run and kept there, so every run prints the same one). The click
-commands are thin wrappers around ``display.demo_epc.run_epc`` and ``display.demo_ukpl.replay_ukpl``.
+"""What every demo shares: the server it writes to (``target``: one at ``--url``, or one started in
+this process, embedded Redis unless ``REDIS_URL`` is set, on the demo's own data directory
+``.data/demo`` with that directory's TD password, made on the first run and kept there, so every
+run prints the same one), the HTTP client a TD and a steward would be, the options every demo
+command takes and how it runs. Each competition brings its own demo command
+(``Competition.demos``): an EPC-style qualifying, a real UKPL meeting replayed, a Flip Well
+season, the EPC weekend.
 
 Everything but the CSV goes to stderr, so ``backglass demo ukpl meet.csv > result.csv`` works.
 """
@@ -198,7 +196,7 @@ async def target(
     import uvicorn
 
     from display.app import create_app
-    from display.cli import uvicorn_config
+    from display.cli.serve import uvicorn_config
 
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -371,53 +369,3 @@ def server_options(command: Callable[..., Any]) -> Callable[..., Any]:
     for option in reversed(options):
         command = option(command)
     return command
-
-
-@click.group()
-def demo() -> None:
-    """Fill a server with a demo tournament through the steward API."""
-
-
-@demo.command()
-@server_options
-@click.option("--players", type=click.IntRange(1, 1000), default=150, show_default=True)
-@click.option("--machines", type=click.IntRange(1, 18), default=18, show_default=True)
-@click.option("--seed", type=int, default=2009, show_default=True, help="Same seed, same games.")
-@click.option("--reset", is_flag=True,
-              help="Start over: remove the demo's data directory (.data/demo) first.")  # fmt: skip
-def epc(**options: Any) -> None:
-    """An EPC-style qualifying: made-up players on real machines, pushed one score at a time.
-
-    Run again, it continues the demo tournament of the run before (or serves it when it is
-    complete); --reset starts over. With no --url the server keeps running after the last game
-    until Ctrl-C."""
-    from display.demo_epc import run_epc
-
-    run(run_epc(**options, keep_serving=True))
-
-
-@demo.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@server_options
-@click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
-              help="A format setting, e.g. ties=low or bonus=gte; repeatable.")  # fmt: skip
-def ukpl(file: Path, pairs: tuple[str, ...], **options: Any) -> None:
-    """Replay a UKPL meeting (CSV: machine,player,score,guest) and print the server's standings
-    as CSV: player,position,meet_total,league_points (guests left out)."""
-    from display.demo_ukpl import replay_ukpl, standings_csv
-
-    settings = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--set")
-        settings[key.strip()] = value.strip()
-    rows = run(replay_ukpl(file, settings=settings, **options))
-    if rows is not None:
-        click.echo(standings_csv(rows), nl=False)
-
-
-if __name__ == "__main__":  # ``python -m display.demo``: the same commands as ``backglass demo``
-    demo(prog_name="backglass demo")
-demo.add_command(__import__("display.demo_fwpl_cli").demo_fwpl_cli.fwpl)
-demo.add_command(__import__("display.demo_weekend_cli", fromlist=["weekend"]).weekend)

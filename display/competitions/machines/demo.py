@@ -17,7 +17,7 @@ estimated waits read in real minutes while the demo runs at a pace a person can 
 Run again, the demo continues its tournament (``choose_tournament``): the first of ``epc``,
 ``epc-2``, … made by this demo with the same plan is played on from the games its log already holds
 (or, all played, served as it is); a tournament of that id that is not this plan's is passed over
-and a new one made, saying why. ``--reset`` removes the demo's data first (``display.demo``).
+and a new one made, saying why. ``--reset`` removes the demo's data first (``display.cli.demo.common``).
 Scores are pushed with an ``Idempotency-Key`` naming the game, so a game pushed twice (a retry, or a
 run that stopped before it saw the answer) is recorded once.
 """
@@ -31,10 +31,21 @@ import secrets
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:  # display.demo imports the demos that import this module: import it late
-    from display.demo import Client, Echo, Target
+import click
+
+from display.cli.demo.common import (
+    Client,
+    DemoError,
+    Echo,
+    Target,
+    message,
+    run,
+    server_options,
+    stderr,
+    target,
+)
 
 MACHINES_PER_PLAYER = 6
 JOKER_SHARE = 0.25
@@ -306,7 +317,6 @@ class HallRun:
 
     async def post(self, path: str, body: Any, token: str) -> str | None:
         """POST to the tournament; None if accepted, else the server's message."""
-        from display.demo import message
 
         url = f"/api/t/{self.tid}{path}"
         answer = await self.client.call("POST", url, body, token, self.key(path.split("/")[-1]))
@@ -417,7 +427,6 @@ async def choose_tournament(
     continue (``mismatch``), else a new one at the first free id (printing why each one before
     was passed over). Returns its id, the scores it holds and whether it is new. Raises
     DemoError when the server refuses."""
-    from display.demo import DemoError, message
 
     passed: list[str] = []
     n, tries = 1, 0
@@ -494,7 +503,6 @@ async def run_epc(
     demo process plays that tournament on the same data directory, this one only serves it. A
     refused call (4xx) is printed and skipped. With ``keep_serving`` and a server of our own, keep
     serving after the last game until Ctrl-C. Raises DemoError if setup fails."""
-    from display.demo import Client, stderr, target
 
     echo = echo or stderr
     plan = plan_epc(players, machines, seed)
@@ -544,3 +552,19 @@ async def play(run: HallRun, tgt: Target, fast: bool, pace: float, jitter: rando
             await asyncio.sleep(pace * jitter.uniform(0.6, 1.4))
     echo = run.echo
     echo(f"Done: {run.result.accepted} of {run.result.pushed} scores accepted.")
+
+
+@click.command()
+@server_options
+@click.option("--players", type=click.IntRange(1, 1000), default=150, show_default=True)
+@click.option("--machines", type=click.IntRange(1, 18), default=18, show_default=True)
+@click.option("--seed", type=int, default=2009, show_default=True, help="Same seed, same games.")
+@click.option("--reset", is_flag=True,
+              help="Start over: remove the demo's data directory (.data/demo) first.")  # fmt: skip
+def epc(**options: Any) -> None:
+    """An EPC-style qualifying: made-up players on real machines, pushed one score at a time.
+
+    Run again, it continues the demo tournament of the run before (or serves it when it is
+    complete); --reset starts over. With no --url the server keeps running after the last game
+    until Ctrl-C."""
+    run(run_epc(**options, keep_serving=True))

@@ -1,7 +1,7 @@
 """``backglass demo epc-weekend``: the whole EPC 2009 weekend through the HTTP API.
 
 Friday and Saturday: the Country Competition (when the server runs "epc-country"), EPC qualifying
-(``display.demo_epc.plan_epc``'s invented field) and Saturday's kids tournament. Sunday: the
+(``display.competitions.machines.demo.plan_epc``'s invented field) and Saturday's kids tournament. Sunday: the
 quarter-finals with re-registration (one qualifier of each group does not come back, so stand-bys
 33 and 34 play), the EPC Classic (with a machine fault and a replacement), Sunday's kids
 tournament, the EPC semi-finals and finals, then the Classic semi-finals and final (EPC
@@ -16,9 +16,18 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from display.demo import Client, DemoError, Echo, stderr, target
-from display.demo_epc import MACHINES, STEWARD, DemoMachine, game_score, plan_epc, words
-from display.demo_weekend_country import run_country
+import click
+
+from display.cli.demo.common import Client, DemoError, Echo, run, server_options, stderr, target
+from display.competitions.epc_country.demo import run_country
+from display.competitions.machines.demo import (
+    MACHINES,
+    STEWARD,
+    DemoMachine,
+    game_score,
+    plan_epc,
+    words,
+)
 
 CLASSIC_MACHINES = (
     DemoMachine("c-fb", "Fireball", 52_000, 0.4, 1),
@@ -305,3 +314,16 @@ async def run_weekend(
             echo(f"The server keeps running at {tgt.url}/ ; Ctrl-C to stop.")
             await tgt.serve_until_stopped()
     return weekend.result
+
+
+@click.command("epc-weekend")
+@server_options
+@click.option("--players", type=click.IntRange(40, 1000), default=150, show_default=True)
+@click.option("--seed", type=int, default=2009, show_default=True, help="Same seed, same weekend.")
+def weekend(**options: Any) -> None:
+    """The EPC 2009 weekend: Country Competition, EPC qualifying to the grand final, Classic and
+    both kids tournaments, all through the HTTP API. --pace slows it to watch (default: fast).
+
+    With no --url the server keeps running afterwards until Ctrl-C."""
+    options["fast"] = options["fast"] or options["pace"] == 1.5  # the shared default: go fast
+    run(run_weekend(**options, keep_serving=True))

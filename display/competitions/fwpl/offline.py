@@ -127,7 +127,7 @@ def standings_csv(players: list[LeaguePlayer], standings: SeasonStandings) -> st
 @click.option("--groups", is_flag=True, help="Also print the next week's groups.")
 @click.option("--absent", default="", help="Announced absences next week, comma-separated.")
 def league(file: Path, groups: bool, absent: str) -> None:
-    """An FWPL season table from a results file (JSON; see `display/fwpl_offline.py`)."""
+    """An FWPL season table from a results file (JSON; see `display/competitions/fwpl/offline.py`)."""
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
         players, _, config, standings = read_season(data)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from display.demo_epc import FIRST_NAMES, MACHINES, game_score
+from display.competitions.machines.demo import FIRST_NAMES, MACHINES, game_score
 
-if TYPE_CHECKING:
-    from display.demo_weekend import Weekend
+if TYPE_CHECKING:  # the weekend (epc_main) runs this part and imports it
+    from display.competitions.epc_main.demo import Weekend
 
 COUNTRIES = (
     "UK A", "Netherlands 1", "Sweden 1", "Germany 1", "Belgium 1", "Finland 1", "Italy 1",

@@ -1,17 +1,15 @@
-"""The ``backglass`` command: serve, demo, standings."""
+"""``backglass serve`` and how Backglass runs uvicorn (also for the demo's own server and the
+tests' servers)."""
 
 from __future__ import annotations
 
-import logging
 import os
 from pathlib import Path
 
 import click
 import uvicorn
 
-from display.demo import demo
 from display.live.ws_protocol import MAX_FRAME_BYTES, protocol_class
-from display.offline import standings
 from display.settings import Settings
 
 
@@ -38,13 +36,7 @@ def uvicorn_config(
     )
 
 
-@click.group()
-def cli() -> None:
-    """Backglass: live standings for pinball tournaments and leagues."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-
-
-@cli.command()
+@click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="0.0.0.0 to serve the LAN.")
 @click.option(
     "--port", default=lambda: int(os.environ.get("PORT", "8000")), show_default="$PORT or 8000"
@@ -58,14 +50,3 @@ def serve(host: str, port: int, data: Path | None) -> None:
     if data is not None:
         settings = Settings(**{**settings.__dict__, "data_dir": data})
     uvicorn.Server(uvicorn_config(create_app(settings), host, port, settings)).run()
-
-
-cli.add_command(standings)
-cli.add_command(demo)
-cli.add_command(__import__("display.fwpl_offline", fromlist=["league"]).league)
-cli.add_command(__import__("display.log.restore", fromlist=["restore"]).restore)
-cli.add_command(__import__("display.log.verify", fromlist=["verify"]).verify)
-
-
-def main() -> None:
-    cli()

@@ -15,7 +15,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from display.demo import Client, DemoError, Echo, points_text, slug, stderr, target
+import click
+
+from display.cli.demo.common import (
+    Client,
+    DemoError,
+    Echo,
+    points_text,
+    run,
+    server_options,
+    slug,
+    stderr,
+    target,
+)
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 GUEST = {"1", "true", "yes", "y"}
@@ -156,3 +168,22 @@ async def replay_ukpl(
             if not fast and pace:
                 await asyncio.sleep(pace)
         return standings_rows(await client.views(tid), meeting)
+
+
+@click.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@server_options
+@click.option("--set", "pairs", multiple=True, metavar="KEY=VALUE",
+              help="A format setting, e.g. ties=low or bonus=gte; repeatable.")  # fmt: skip
+def ukpl(file: Path, pairs: tuple[str, ...], **options: Any) -> None:
+    """Replay a UKPL meeting (CSV: machine,player,score,guest) and print the server's standings
+    as CSV: player,position,meet_total,league_points (guests left out)."""
+    settings = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--set")
+        settings[key.strip()] = value.strip()
+    rows = run(replay_ukpl(file, settings=settings, **options))
+    if rows is not None:
+        click.echo(standings_csv(rows), nl=False)

@@ -19,12 +19,16 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from display.demo import (
+import click
+
+from display.cli.demo.common import (
     Client,
     DemoError,
     Echo,
     Target,
     message,
+    run,
+    server_options,
     stderr,
     target,
 )
@@ -374,3 +378,20 @@ def _links(echo: Echo, tgt: Target, tid: str, pin: str) -> None:
     echo(f"  {'League entry:':15}{tgt.url}/t/{tid}/league-entry")
     echo(f"  {'League page:':15}{tgt.url}/t/{tid}/league")
     echo(f"  {'TD password:':15}{tgt.td_password}\n  {'Steward:':15}{STEWARD}, PIN {pin}")
+
+
+MACHINE_TITLES = 10
+"""How many machine titles ``MACHINES`` has."""
+
+
+@click.command("fwpl")
+@server_options
+@click.option("--players", type=click.IntRange(6, 200), default=20, show_default=True)
+@click.option("--weeks", type=click.IntRange(1, 52), default=8, show_default=True)
+@click.option("--machines", type=click.IntRange(4, MACHINE_TITLES), default=8, show_default=True)
+@click.option("--seed", type=int, default=2024, show_default=True, help="Same seed, same season.")
+def fwpl(**options: Any) -> None:
+    """A Flip Well league season: weekly nights of groups, then the playoffs, through the API.
+
+    With no --url the server keeps running after the playoffs until Ctrl-C."""
+    run(run_fwpl(**options, keep_serving=True))
