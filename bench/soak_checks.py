@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import orjson
 
-from display.competitions import docs as views
+from display.competitions.machines import views
 from display.live.tournament import LiveTournament
 from display.log.store import Record
 from scoring import FORMATS

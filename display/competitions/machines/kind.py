@@ -40,10 +40,9 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from display.competitions import docs as views
 from display.competitions.base import EVERY_VIEW
 from display.competitions.machines import queue as q
-from display.competitions.machines import views as hall_views
+from display.competitions.machines import views
 from display.competitions.machines.records import (
     HANDLERS,
     frozen,
@@ -188,7 +187,7 @@ class MachinesKind:
         if name == "tournament":
             return views.tournament_view(meta, hall_state)
         if name == "queues":
-            return hall_views.queues_view(hall_state)
+            return views.queues_view(hall_state)
         if name.startswith("machine/") and name.removeprefix("machine/") in hall_state.machines:
             return views.machine_view(hall_state, name.removeprefix("machine/"))
         return None

@@ -10,7 +10,7 @@ import io
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from display.cli.offline import InputError, OfflineFormat, rows, whole_number
+from display.cli.formats import InputError, OfflineFormat, rows, whole_number
 from scoring import (
     FORMATS,
     Entry,

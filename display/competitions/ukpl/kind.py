@@ -44,6 +44,7 @@ from dataclasses import replace
 from typing import Any
 
 from display.competitions.base import EVERY_VIEW
+from display.competitions.docs import compact
 from display.competitions.machines.kind import MACHINES
 from display.competitions.ukpl import records as rec
 from display.competitions.ukpl import state as st
@@ -190,7 +191,7 @@ class UkplKind:
             return ukpl_views.season_view(state, meta) if has else None
         doc = MACHINES.view(state.meeting, meta, name)
         if doc is not None and name == "tournament":
-            doc["settings"] = ukpl_views.compact({**doc["settings"], **state.options.shown()})
+            doc["settings"] = compact({**doc["settings"], **state.options.shown()})
         if doc is not None and name == "players":
             for number, row in doc.items():
                 region = state.registered[number].region

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from display.cli.offline import InputError, OfflineFormat, rows, whole_number
+from display.cli.formats import InputError, OfflineFormat, rows, whole_number
 from display.competitions.machines.offline import read_scores
 from scoring import player_key, points_text
 from scoring.errors import ScoringError

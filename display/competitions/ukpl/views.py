@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from display.competitions.docs import compact
 from display.competitions.ukpl.state import UkplState
 from scoring.errors import ScoringError
 from scoring.rounding import points_json
@@ -43,11 +44,6 @@ DETAILS = (
     "last_ball",
     "kept_playing",
 )
-
-
-def compact(values: dict[str, Any]) -> dict[str, Any]:
-    """Drop None values (null deletes in a merge patch)."""
-    return {key: value for key, value in values.items() if value is not None}
 
 
 def adjustments_view(state: UkplState) -> dict[str, Any]:
