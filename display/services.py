@@ -113,7 +113,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
         for task in svc.tasks:
             # Cancel again until it ends: on Python 3.11 a cancel that lands as redis-py's own
             # timeout expires can be swallowed (the task goes on as if never cancelled), which
-            # hung shutdown while Redis was loading its AOF (tests/test_redis_outage.py).
+            # hung shutdown while Redis was loading its AOF (tests/display/embedded/test_redis_outage.py).
             while not task.done():
                 task.cancel()
                 await asyncio.wait([task], timeout=1)

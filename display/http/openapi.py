@@ -3,7 +3,7 @@
 Every operation declares its answers: the success shape (exactly for the core operations below,
 "a JSON object" or the file type for the ones listed from competition kinds' and desk routes),
 and every error as ``{"error", "message"}`` (``Error``; a 429 adds ``retry_after``). The fuzz
-test (tests/test_fuzz_api.py) checks real answers against these schemas.
+test (tests/display/http/test_fuzz_api.py) checks real answers against these schemas.
 """
 
 from __future__ import annotations

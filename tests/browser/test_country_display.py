@@ -1,6 +1,6 @@
 """The Country Competition's hall display views in Chromium: group tables with the qualifying line,
 the 4-ball board, and the final with its tie-breaks, each following pushed records live. Points are
-worked by hand (tests/test_epc_country_live_builders.py)."""
+worked by hand (tests/display/competitions/epc_country/test_epc_country_live_builders.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPage
-from tests.test_epc_country_live_builders import (
+from tests.display.competitions.epc_country.test_epc_country_live_builders import (
     country_over_http,
     four_ball_over_http,
     four_ball_scores,

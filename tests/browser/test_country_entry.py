@@ -10,7 +10,10 @@ import pytest
 from playwright.async_api import Page, Route, expect
 
 from tests.browser.conftest import PHONE, NewPage, steward_pin
-from tests.test_epc_country_live_builders import country_over_http, match_over_http
+from tests.display.competitions.epc_country.test_epc_country_live_builders import (
+    country_over_http,
+    match_over_http,
+)
 from tests.utils import TD_PASSWORD, Api
 
 pytestmark = pytest.mark.browser

@@ -22,9 +22,13 @@ from starlette.routing import Route
 from display.app import create_app
 from display.settings import Settings
 from tests.browser.conftest import HALL, NewPage
-from tests.epc_main_helpers import ok, register_all
-from tests.test_epc_country_live_builders import TEAMS, match_over_http, players
-from tests.test_fwpl_live import start
+from tests.display.competitions.epc_country.test_epc_country_live_builders import (
+    TEAMS,
+    match_over_http,
+    players,
+)
+from tests.display.competitions.epc_main.helpers import ok, register_all
+from tests.display.competitions.fwpl.test_fwpl_live import start
 from tests.utils import Api
 
 pytestmark = pytest.mark.browser

@@ -9,7 +9,13 @@ import pytest
 from playwright.async_api import Page, expect
 
 from tests.browser.conftest import PHONE, NewPage
-from tests.epc_main_helpers import ok, play_game, play_quarterfinal, qualified, register_all
+from tests.display.competitions.epc_main.helpers import (
+    ok,
+    play_game,
+    play_quarterfinal,
+    qualified,
+    register_all,
+)
 from tests.utils import TD_PASSWORD, Api
 
 pytestmark = pytest.mark.browser

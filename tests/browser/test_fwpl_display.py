@@ -11,8 +11,8 @@ import pytest
 from playwright.async_api import expect
 
 from tests.browser.conftest import HALL, PHONE, NewPage
-from tests.test_fwpl_live import TEN, league, play, start
-from tests.test_fwpl_live_playoffs import one_week, playoff_game
+from tests.display.competitions.fwpl.test_fwpl_live import TEN, league, play, start
+from tests.display.competitions.fwpl.test_fwpl_live_playoffs import one_week, playoff_game
 from tests.utils import Api
 
 pytestmark = pytest.mark.browser

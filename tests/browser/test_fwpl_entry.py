@@ -11,7 +11,7 @@ import pytest
 from playwright.async_api import Page, Request, Route, expect
 
 from tests.browser.conftest import PHONE, NewPage, steward_pin
-from tests.test_fwpl_live import TEN, league, night, start
+from tests.display.competitions.fwpl.test_fwpl_live import TEN, league, night, start
 from tests.utils import Api
 
 pytestmark = pytest.mark.browser

@@ -9,8 +9,8 @@ import pytest
 from playwright.async_api import expect
 
 from tests.browser.conftest import PHONE, NewPage
-from tests.test_epc_country_live_builders import country_over_http
-from tests.test_preconditions import log
+from tests.display.competitions.epc_country.test_epc_country_live_builders import country_over_http
+from tests.display.http.test_preconditions import log
 from tests.utils import TD_PASSWORD, Api
 
 pytestmark = pytest.mark.browser

@@ -20,7 +20,7 @@ from display.embedded.redis import EmbeddedRedis
 from display.settings import Settings
 from tests.browser.conftest import PHONE, NewPage, score_records, serve_on, steward_pin
 from tests.browser.test_steward import enter, sign_in
-from tests.test_disk_full import fill, small_tmpfs
+from tests.display.log.test_disk_full import fill, small_tmpfs
 from tests.utils import TD_PASSWORD, Api, free_port
 
 pytestmark = pytest.mark.browser

@@ -1,13 +1,17 @@
 """The Country Competition over HTTP and the websocket: real server, real Redis. Who may write what,
 how refusals reach a steward, idempotent retries, and a pushed match reaching a display as a patch.
-Expected points are worked by hand (see tests/test_epc_country_live_builders.py).
+Expected points are worked by hand (see tests/display/competitions/epc_country/test_epc_country_live_builders.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.test_epc_country_live_builders import country_over_http, games_body, team_body
+from tests.display.competitions.epc_country.test_epc_country_live_builders import (
+    country_over_http,
+    games_body,
+    team_body,
+)
 from tests.utils import Api, connect, receive, ws_url
 
 FORMAT = "epc-country"

@@ -10,7 +10,7 @@ import orjson
 import pytest
 
 from display.settings import Settings
-from tests.test_exports import epc_field
+from tests.display.http.test_exports import epc_field
 from tests.utils import Api, serve_in_loop
 
 

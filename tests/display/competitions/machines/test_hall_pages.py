@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.test_pages import page_config, scripts
+from tests.display.http.test_pages import page_config, scripts
 from tests.utils import Api
 
 

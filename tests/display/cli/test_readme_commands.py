@@ -1,5 +1,5 @@
 """The README's offline commands run as written, on the files in ``examples/`` (a user copies them
-from the README into a fresh clone). The demo and server lines are run by tests/test_demo.py and
+from the README into a fresh clone). The demo and server lines are run by tests/display/cli/test_demo.py and
 the browser tests."""
 
 from __future__ import annotations

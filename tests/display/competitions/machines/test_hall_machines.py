@@ -11,8 +11,8 @@ from display.competitions.machines.kind import MACHINES
 from display.competitions.machines.state import MachineUnavailable
 from scoring.epc.classic import Fault
 from scoring.machine_faults import ReplacementRefused
-from tests.test_queue_api import act, order, steward
-from tests.test_queue_flow import Hall
+from tests.display.competitions.machines.test_queue_api import act, order, steward
+from tests.display.competitions.machines.test_queue_flow import Hall
 from tests.utils import Api
 
 

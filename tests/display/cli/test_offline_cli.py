@@ -11,8 +11,6 @@ from click.testing import CliRunner, Result
 from display.cli.offline import standings
 from tests.cases import UKPL as CASES
 
-REPO = Path(__file__).resolve().parents[1]
-
 
 def run(tmp_path: Path, csv_text: str, *args: str) -> Result:
     scores = tmp_path / "scores.csv"

@@ -10,7 +10,7 @@ PAPA points: 100, 90, 85, 84, 83, 82, 81, 80 for places 1-8.
 
 from __future__ import annotations
 
-from tests.epc_main_helpers import (
+from tests.display.competitions.epc_main.helpers import (
     choice_order,
     ok,
     places,

@@ -19,7 +19,7 @@ from scoring.errors import (
     UnknownMachine,
     UnknownPlayer,
 )
-from tests.test_epc_country_live_builders import (
+from tests.display.competitions.epc_country.test_epc_country_live_builders import (
     T03_MAXIMUM,
     TEAMS,
     Comp,

@@ -1,4 +1,4 @@
-"""Real parts for the stateful test (``tests/test_stateful.py``): Debian's ``redis-server`` as a
+"""Real parts for the stateful test (``tests/display/test_stateful.py``): Debian's ``redis-server`` as a
 process to kill -9 and restart on its directory, the app served from a loop on a thread of its
 own (so the test's steps are plain blocking calls), and a display that resumes with ``?since=``.
 """

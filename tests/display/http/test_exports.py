@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 
-from tests.test_desk_players import post_csv
+from tests.display.desk.test_desk_players import post_csv
 from tests.utils import Api
 
 PLAYERS = "number,name,ifpa,country\n1,Ann Example,101,NL\n2,Bo Sample,202,SE\n3,Cy Test,,UK\n4,Di Other,404,DE\n"

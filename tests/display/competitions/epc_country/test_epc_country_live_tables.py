@@ -12,7 +12,7 @@ import pytest
 
 from display.competitions.epc_country.kind import KIND
 from scoring.errors import EntryNotAllowed
-from tests.test_epc_country_live_builders import (
+from tests.display.competitions.epc_country.test_epc_country_live_builders import (
     T03_MAXIMUM,
     Comp,
     drawn,

@@ -11,7 +11,7 @@ import pytest
 from display import competitions
 from display.desk import catalog
 from display.http import qr
-from tests.test_pages import page_config
+from tests.display.http.test_pages import page_config
 from tests.utils import Api
 
 TEMPLATE_IDS = [t.id for t in competitions.templates()]

@@ -30,7 +30,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from display.competitions.docs import standings_view
+from display.competitions.machines.views import standings_view
 from display.live.tournament import LiveTournament
 from display.log.store import Record
 from display.settings import Settings
@@ -38,7 +38,7 @@ from scoring import FORMATS
 from scoring.errors import ScoringError
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import rebuild
-from tests.stateful_parts import Display, RedisProcess, ServerThread
+from tests.display.stateful_parts import Display, RedisProcess, ServerThread
 from tests.utils import TD_PASSWORD
 
 EPC = "epc-qualifying"

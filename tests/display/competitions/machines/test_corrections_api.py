@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.test_queue_api import act, order, queue, steward
+from tests.display.competitions.machines.test_queue_api import act, order, queue, steward
 from tests.utils import Api, connect, receive, ws_url
 
 EPC = "epc-qualifying"

@@ -4,7 +4,7 @@ each other unseen (412, RFC 9110 §15.5.13), and a change without a version is r
 RFC 6585 §3). Retries with one Idempotency-Key get the first answer and write nothing.
 
 20 identical pushes at once with one key, and the same key with another body (422), are in
-``tests/test_api.py`` (test_concurrent_retries_with_one_key_write_once,
+``tests/display/http/test_api.py`` (test_concurrent_retries_with_one_key_write_once,
 test_idempotency_key_returns_first_answer_and_writes_once)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from display.settings import Settings
-from tests.test_queue_api import steward
+from tests.display.competitions.machines.test_queue_api import steward
 from tests.utils import Api, serve_with_services
 
 EPC = "epc-qualifying"

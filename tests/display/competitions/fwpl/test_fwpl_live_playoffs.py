@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.test_fwpl_live import league, play, start, view
+from tests.display.competitions.fwpl.test_fwpl_live import league, play, start, view
 from tests.utils import Api
 
 STEEP = (10_000, 1_000, 100, 10)

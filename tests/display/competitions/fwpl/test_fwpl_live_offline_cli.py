@@ -1,5 +1,5 @@
 """``backglass league SEASON.json``: the FWPL season table offline. The same two weeks as
-tests/test_fwpl_live.py's season test, worked by hand there: absences, forfeits, match bonus and
+tests/display/competitions/fwpl/test_fwpl_live.py's season test, worked by hand there: absences, forfeits, match bonus and
 the 50% absence credit (FWPL 2.4, 3.2, 3.3), groups cut from the ladder (4.1-4.3)."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from typing import Any
 
 from display.live.tournament import LiveTournament
 from display.log.store import Record
-from tests.epc_main_helpers import (
+from tests.display.competitions.epc_main.helpers import (
     ok,
     play_quarterfinal,
     qualified,

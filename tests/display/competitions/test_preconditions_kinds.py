@@ -2,7 +2,7 @@
 an FWPL game's correction (``POST /league/corrections``), a UKPL adjustment's withdrawal
 (``POST /adjustments/{seq}/withdraw``) and an EPC Country record's void (``POST /country/void``).
 
-As for the hall's corrections (tests/test_preconditions.py): no version is 428 (RFC 6585 §3), a
+As for the hall's corrections (tests/display/http/test_preconditions.py): no version is 428 (RFC 6585 §3), a
 stale one 412 ``entry_changed`` (RFC 9110 §15.5.13) and nothing is written; two TDs sending the
 same version at once: one lands, the other gets 412; the answer carries the new version and an
 ``ETag``; a retry with the first request's Idempotency-Key gets the first answer although its
@@ -16,10 +16,10 @@ from typing import Any
 
 import httpx
 
-from tests.test_epc_country_live_builders import country_over_http
-from tests.test_fwpl_live import league, night, play, start
-from tests.test_preconditions import log, second_td
-from tests.test_ukpl_live_adjust import adjust, meeting
+from tests.display.competitions.epc_country.test_epc_country_live_builders import country_over_http
+from tests.display.competitions.fwpl.test_fwpl_live import league, night, play, start
+from tests.display.competitions.ukpl.test_ukpl_live_adjust import adjust, meeting
+from tests.display.http.test_preconditions import log, second_td
 from tests.utils import Api
 
 Send = Callable[..., Awaitable[httpx.Response]]

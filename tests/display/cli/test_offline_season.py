@@ -12,7 +12,6 @@ from click.testing import CliRunner, Result
 from display.cli.offline import standings
 from tests.cases import UKPL as CASES
 
-REPO = Path(__file__).resolve().parents[1]
 HEADER = "player,place,season_points,counted,results,final"
 
 # A hand-made season of one region: M3 has only four region players (g is a guest, blank
