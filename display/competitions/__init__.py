@@ -29,10 +29,16 @@ class RegistryError(RuntimeError):
 
 @cache
 def registered() -> tuple[Competition, ...]:
-    """Every competition, loaded once. Raises RegistryError for a format claimed twice."""
+    """Every competition of ``COMPETITIONS``, loaded once (``load_packages``)."""
+    return load_packages(COMPETITIONS)
+
+
+def load_packages(names: tuple[str, ...]) -> tuple[Competition, ...]:
+    """The ``COMPETITION`` of each package ``names`` names. Raises RegistryError for a package
+    without one, or a format claimed by two."""
     found: list[Competition] = []
     claimed: dict[str, str] = {}
-    for name in COMPETITIONS:
+    for name in names:
         declared = getattr(importlib.import_module(f"{__name__}.{name}"), "COMPETITION", None)
         if not isinstance(declared, Competition):
             raise RegistryError(f"display.competitions.{name} declares no COMPETITION")

@@ -28,7 +28,6 @@ entry's new version as ``entry.version`` and as an ``ETag``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from datetime import UTC, datetime
 from types import SimpleNamespace
@@ -46,13 +45,13 @@ from display.competitions.machines.state import HallTournament
 from display.errors import ApiError
 from display.http import throttle
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
+from display.http.preconditions import if_match
 from display.http.schemas import Body, Id
 from display.log.store import version_number
 from scoring.corrections import UnknownEntry
 from scoring.model import Entry
 
 SCORE_RECORDS = ("score_recorded", "score_corrected")
-ENTITY_TAG = re.compile(r'(W/)?"([^"]*)"')
 Reason = Field(min_length=1, max_length=200, description="why, for the audit page")
 
 
@@ -92,33 +91,6 @@ async def score_record(request: Request, tid: str, seq: int) -> dict[str, Any]:
         kind = str(found.get("type", "record")).replace("_", " ")
         raise ApiError(409, "not_a_score", f"Record {seq} is a {kind}, not a recorded score.")
     return found
-
-
-def if_match(header: str | None) -> set[int]:
-    """The entry versions named by ``If-Match: "<seq>"`` (a list of strong entity tags, RFC 9110
-    §13.1.1; weak ones never match a strong comparison, §8.8.3.2). Raises ApiError 428
-    ``version_required`` without the header or with ``*`` (RFC 6585 §3: ``*`` would match any
-    version and so protect nothing), 400 ``invalid_if_match`` when it is not entity tags."""
-    raw = (header or "").strip()
-    if not raw or raw == "*":
-        raise ApiError(
-            428,
-            "version_required",
-            'Say which version of this entry you are changing (If-Match: "<version>"); reload '
-            "it and try again.",
-        )
-    versions = set()
-    for part in raw.split(","):
-        found = ENTITY_TAG.fullmatch(part.strip())
-        if found is None:
-            raise ApiError(
-                400, "invalid_if_match", f'If-Match takes versions as "7", not {part.strip()!r}.'
-            )
-        weak, tag = found.groups()
-        version = None if weak else version_number(tag)
-        if version is not None:
-            versions.add(version)
-    return versions
 
 
 def entry_version(hall: HallTournament, origin: int) -> int:
