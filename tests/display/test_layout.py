@@ -18,7 +18,7 @@ from display.competitions import RegistryError, load_packages
 ROOT = Path(__file__).resolve().parents[2]
 DISPLAY = ROOT / "display"
 PACKAGES = DISPLAY / "competitions"
-CORE_TOP = {"__init__", "__main__", "app", "errors", "security", "services", "settings"}
+CORE_TOP = {"__init__", "__main__", "app", "errors", "security", "services", "settings", "types"}
 """The only modules at the top of display/; everything else lives in a package of its job."""
 EDGE = {"api", "pages", "routes", "corrections", "schemas", "imports", "demo", "offline"}
 """A competition's edge modules (HTTP, command line) and ``season_links`` (asyncio): the rest is
