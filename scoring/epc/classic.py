@@ -38,9 +38,10 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal, get_args
 
+from scoring.epc.errors import MachineClosed
 from scoring.epc.finals import Game, GameResult
 from scoring.epc.kids import check_open, closing, high_score_table
-from scoring.errors import EntryNotAllowed, SettingsError
+from scoring.errors import SettingsError
 from scoring.model import Entry, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key
 from scoring.settings import check_known, choice, whole_number
@@ -50,13 +51,6 @@ Lead = Literal["difference", "ratio"]
 AlreadyQualified = Literal["pass-on", "choose"]
 FaultCount = Literal["players", "scores"]
 FaultAction = Literal["continue", "close", "replace"]
-
-
-class MachineClosed(EntryNotAllowed):
-    """A score on a machine closed or replaced after a fault (EPC 2009, EPC Classic Tournament).
-    Belongs in ``scoring.errors``."""
-
-    code = "machine_closed"
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from scoring.epc.errors import IncompleteResult
 from scoring.epc.quarterfinal import QuarterFinal
-from scoring.epc.stages import EpcStagesConfig, GameTies, IncompleteResult, order_ties
+from scoring.epc.stages import EpcStagesConfig, GameTies, order_ties
 from scoring.ranking import rank
 from scoring.tournament import check_score
 

@@ -19,28 +19,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, get_args
 
-from scoring.errors import EntryNotAllowed
+from scoring.epc.errors import QualifyingClosed, WrongMachine
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key, rank
 from scoring.settings import check_known, choice, whole_number
 from scoring.tournament import Tournament
 
 KidsTies = Literal["share", "earlier"]
-
-
-class QualifyingClosed(EntryNotAllowed):
-    """A score after the close (EPC 2009, UK Pinball Kids Tournament "At the close of the
-    tournament each day"; EPC Classic Tournament "ends at 3pm promptly"). Belongs in
-    ``scoring.errors``."""
-
-    code = "qualifying_closed"
-
-
-class WrongMachine(EntryNotAllowed):
-    """A kids score on a second machine (EPC 2009, UK Pinball Kids Tournament, "the designated
-    ... machine"). Belongs in ``scoring.errors``."""
-
-    code = "wrong_machine"
 
 
 def closing(name: str, value: object) -> int | None:

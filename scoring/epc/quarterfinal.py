@@ -23,15 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from scoring.epc.stages import (
-    EpcStagesConfig,
-    Group,
-    Lineup,
-    NotAllocated,
-    Seeding,
-    UnresolvedTie,
-    order_ties,
-)
+from scoring.epc.errors import NotAllocated, UnresolvedTie
+from scoring.epc.stages import EpcStagesConfig, Group, Lineup, Seeding, order_ties
 from scoring.errors import MachineAlreadyPlayed, SettingsError, UnknownPlayer
 from scoring.model import Entry, MachineRow, MachineTable, StandingRow
 from scoring.ranking import player_key, rank, tally

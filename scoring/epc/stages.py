@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
-from scoring.errors import EntryNotAllowed, ScoringError, SettingsError
+from scoring.epc.errors import UnresolvedTie
+from scoring.errors import SettingsError
 from scoring.model import Standings
 from scoring.scales import PRESETS, Scale, get_scale, scale_setting
 from scoring.settings import check_known, choice, whole_number
@@ -43,27 +44,6 @@ CutTies = Literal["qualifying", "playoff"]
 PlaceTies = Literal["share", "qualifying"]
 GameTies = Literal["playoff", "seed"]
 Group = Literal["A", "B"]
-
-
-class UnresolvedTie(ScoringError):
-    """Equal results where the rules need an order, and no play-off order was given (EPC 2009,
-    EPC Quarter-Finals, EPC Semi-Finals, EPC Finals). Belongs in ``scoring.errors``."""
-
-    code = "unresolved_tie"
-
-
-class IncompleteResult(ScoringError):
-    """A stage result that does not match its line-up: a missing or unknown player (EPC 2009, EPC
-    Semi-Finals, EPC Finals). Belongs in ``scoring.errors``."""
-
-    code = "incomplete_result"
-
-
-class NotAllocated(EntryNotAllowed):
-    """A quarter-final score on a machine not allocated to the player's pair (EPC 2009, EPC
-    Quarter-Finals). Belongs in ``scoring.errors``."""
-
-    code = "not_allocated"
 
 
 @dataclass(frozen=True, slots=True)

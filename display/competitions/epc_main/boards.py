@@ -47,8 +47,8 @@ from scoring.epc.classic import (
     machine_fault,
 )
 from scoring.epc.classic_board import place_leads
+from scoring.epc.errors import UnresolvedTie
 from scoring.epc.finals import Game, GameResult, play_game
-from scoring.epc.stages import UnresolvedTie
 from scoring.errors import (
     EntryNotAllowed,
     MachineAlreadyPlayed,

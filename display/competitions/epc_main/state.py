@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
+from scoring.epc.errors import UnresolvedTie
 from scoring.epc.finals import Game, GameResult, Placing, final_placings, finals_games, play_game
 from scoring.epc.finals import semifinal_games as _semifinal_games
 from scoring.epc.quarterfinal import Draw, QuarterFinal, quarterfinal, quarterfinal_draw
@@ -22,7 +23,6 @@ from scoring.epc.stages import (
     Lineup,
     Registrations,
     Seeding,
-    UnresolvedTie,
     parse_stage_settings,
     seeding,
     substitute,

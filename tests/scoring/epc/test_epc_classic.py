@@ -17,16 +17,14 @@ from scoring.epc.classic import (
     ClassicConfig,
     Fault,
     FaultDecision,
-    MachineClosed,
     after_fault,
     classic_final,
     classic_qualifiers,
     classic_semifinals,
     machine_fault,
 )
+from scoring.epc.errors import MachineClosed, QualifyingClosed, UnresolvedTie
 from scoring.epc.finals import play_game
-from scoring.epc.kids import QualifyingClosed
-from scoring.epc.stages import UnresolvedTie
 from scoring.errors import EntryNotAllowed
 from tests.scoring.scoring_builders import build, table
 

@@ -12,7 +12,8 @@ from test_epc_stages import uncited
 
 import scoring.epc.kids
 from scoring import Entry, Machine, Player, SettingsError, Tournament, rebuild, record_entry
-from scoring.epc.kids import EPC_KIDS, KidsConfig, QualifyingClosed, WrongMachine
+from scoring.epc.errors import QualifyingClosed, WrongMachine
+from scoring.epc.kids import EPC_KIDS, KidsConfig
 from scoring.errors import EntryNotAllowed
 from tests.scoring.scoring_builders import build, table
 

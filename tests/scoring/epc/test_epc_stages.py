@@ -21,16 +21,14 @@ import scoring.epc.finals
 import scoring.epc.quarterfinal
 import scoring.epc.stages
 from scoring import EPC_QUALIFYING, Entry, MachineAlreadyPlayed, SettingsError, UnknownPlayer
+from scoring.epc.errors import IncompleteResult, NotAllocated, UnresolvedTie
 from scoring.epc.finals import Game, final_placings, finals_games, play_game, semifinal_games
 from scoring.epc.quarterfinal import QuarterFinal, quarterfinal, quarterfinal_draw, seeded_pairs
 from scoring.epc.stages import (
     EpcStagesConfig,
-    IncompleteResult,
     Lineup,
-    NotAllocated,
     Registrations,
     Seeding,
-    UnresolvedTie,
     parse_stage_settings,
     seeding,
     stage_settings_dict,
