@@ -97,7 +97,8 @@ def results_table(
     rows = []
     for number, row in final_rows(views):
         reg = regs.get(number, {})
-        who = players.get(number) if isinstance(players.get(number), dict) else {}
+        listed = players.get(number)
+        who = listed if isinstance(listed, dict) else {}
         line: list[Any] = [
             row.get("place"),
             number,

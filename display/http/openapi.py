@@ -21,7 +21,12 @@ from starlette.routing import BaseRoute, Route
 from display import competitions
 from display.http import schemas
 
-ERROR = {
+Schema = dict[str, Any]
+"""A JSON Schema (or any other object of the OpenAPI document): JSON, whatever its keys."""
+BodyModels = type[BaseModel] | tuple[type[BaseModel], ...] | None
+"""An operation's request body: one pydantic model, models it may be one of, or none."""
+
+ERROR: Schema = {
     "type": "object",
     "properties": {
         "error": {"type": "string", "description": "stable code, e.g. unknown_player"},
@@ -66,13 +71,13 @@ IF_MATCH = {
 TD = "TD"
 STEWARD = "steward or TD"
 
-STRING = {"type": "string"}
-INTEGER = {"type": "integer"}
-VERSION = {"type": "integer", "minimum": 0}
-OBJECT: dict[str, Any] = {"type": "object"}
+STRING: Schema = {"type": "string"}
+INTEGER: Schema = {"type": "integer"}
+VERSION: Schema = {"type": "integer", "minimum": 0}
+OBJECT: Schema = {"type": "object"}
 
 
-def shape(required: dict[str, Any], **optional: Any) -> dict[str, Any]:
+def shape(required: dict[str, Schema], **optional: Schema) -> Schema:
     """A JSON object with ``required`` properties (and more allowed)."""
     return {
         "type": "object",
@@ -81,7 +86,8 @@ def shape(required: dict[str, Any], **optional: Any) -> dict[str, Any]:
     }
 
 
-def array(items: dict[str, Any]) -> dict[str, Any]:
+def array(items: Schema) -> Schema:
+    """A JSON array of ``items``."""
     return {"type": "array", "items": items}
 
 
@@ -89,7 +95,7 @@ SUMMARY = shape({"id": STRING, "version": VERSION}, name=STRING, players=INTEGER
 FAILURE = shape({"at": STRING, "source": STRING, "account": STRING, "kind": STRING})
 
 # path, method, summary, body model(s), who may call (None = anyone), success status and shape
-OPERATIONS: list[tuple[str, str, str, Any, str | None, str, dict[str, Any]]] = [
+OPERATIONS: list[tuple[str, str, str, BodyModels, str | None, str, Schema]] = [
     ("/api/session", "post", "Sign in; returns a bearer token", schemas.SignIn, None,
      "200", shape({"token": STRING, "role": {"enum": ["td", "steward"]}})),
     ("/api/tournaments", "get", "List tournaments", None, None,
@@ -122,7 +128,7 @@ OPERATIONS: list[tuple[str, str, str, Any, str | None, str, dict[str, Any]]] = [
 ]  # fmt: skip
 
 # Success shapes of routes listed from their handlers (method, path) -> (status, shape).
-KNOWN: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
+KNOWN: dict[tuple[str, str], tuple[str, Schema]] = {
     ("DELETE", "/api/session"): ("200", shape({"signed_out": {"const": True}})),
     ("GET", "/api/sessions"): ("200", shape({"sessions": array(OBJECT)})),
     ("GET", "/api/t/{tournament}/stewards"): ("200", shape({"stewards": array(OBJECT)})),
@@ -135,7 +141,8 @@ KNOWN: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {
     ),
 }
 FILES = {".csv": "text/csv", ".jsonl": "application/x-ndjson"}
-QUERY = {
+# query parameters by path: name, schema, description
+QUERY: dict[str, list[tuple[str, Schema, str]]] = {
     "/api/t/{tournament}/log": [
         ("after", {"type": "integer", "minimum": 0}, "records after this version (default 0)"),
     ],
@@ -146,18 +153,18 @@ QUERY = {
 }
 
 
-def _schema(model: type[BaseModel], defs: dict[str, Any]) -> dict[str, Any]:
+def _schema(model: type[BaseModel], defs: dict[str, Schema]) -> Schema:
     schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
     defs.update(schema.pop("$defs", {}))
     defs[model.__name__] = schema
     return {"$ref": f"#/components/schemas/{model.__name__}"}
 
 
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+def _json(schema: Schema, description: str) -> Schema:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-def _responses(status: str, success: dict[str, Any], path: str, write: bool) -> dict[str, Any]:
+def _responses(status: str, success: Schema, path: str, write: bool) -> dict[str, Schema]:
     """The success answer, then every error as ``Error`` (``default`` covers any other code)."""
     error = {"$ref": "#/components/schemas/Error"}
     suffix = next((s for s in FILES if path.endswith(s)), None)
@@ -180,7 +187,7 @@ def _responses(status: str, success: dict[str, Any], path: str, write: bool) -> 
     return answers
 
 
-def _params(path: str) -> list[dict[str, Any]]:
+def _params(path: str) -> list[Schema]:
     """Path parameters (strings) and the query parameters ``QUERY`` lists for ``path``."""
     names = [p.strip("{}").split(":")[0] for p in path.split("/") if p.startswith("{")]
     found = [{"name": n, "in": "path", "required": True, "schema": STRING} for n in names]
@@ -191,13 +198,13 @@ def _params(path: str) -> list[dict[str, Any]]:
     ]
 
 
-def build(routes: Iterable[BaseRoute] = ()) -> dict[str, Any]:
+def build(routes: Iterable[BaseRoute] = ()) -> Schema:
     """The OpenAPI document (pure; also used by the docs test). Operations of competition kinds
     (``routes`` under /api/ not described above) are listed from their handlers' docstrings."""
-    paths: dict[str, Any] = {}
-    defs: dict[str, Any] = {"Error": ERROR}
+    paths: dict[str, dict[str, Schema]] = {}
+    defs: dict[str, Schema] = {"Error": ERROR}
     for path, method, summary, model, who, status, success in OPERATIONS:
-        op: dict[str, Any] = {"summary": summary, "parameters": _params(path)}
+        op: Schema = {"summary": summary, "parameters": _params(path)}
         if model is not None:
             models = model if isinstance(model, tuple) else (model,)
             refs = [_schema(m, defs) for m in models]

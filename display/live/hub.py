@@ -62,7 +62,7 @@ class Client:
                 await self.websocket.send_text(message.text)  # a ping
             elif message.version is not None and message.version <= self.version:
                 continue  # already covered by a snapshot sent since it was queued
-            elif message is RESYNC or message.base != self.version:
+            elif message.version is None or message.base != self.version:  # RESYNC, or a gap
                 self.version, text = self.resync(self.version)
                 await self.websocket.send_text(text)
             else:

@@ -10,15 +10,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterator
 
 import orjson
 from redis.asyncio import Redis
+from redis.typing import KeyT, StreamIdT, StreamRangeResponse, XReadResponse
 
 from display.live.hub import Hub, Outgoing
 from display.live.tournament import Applied, Change, LiveTournament, fold
-from display.log.store import LogStore, Record, _record
+from display.log.store import LogStore, Record, page_records, reply_text, stream_entries
 
 log = logging.getLogger(__name__)
 
@@ -81,25 +81,22 @@ class Replica:
 
     async def poll(self, block_ms: int | None) -> None:
         """One XREAD over the registry and every log; apply what arrived."""
-        streams: dict[Any, Any] = {self.store.registry_key: self.registry_cursor}
+        streams: dict[KeyT, StreamIdT] = {self.store.registry_key: self.registry_cursor}
         for tid, live in self.tournaments.items():
             if tid not in self.paused:
                 streams[self.store.log_key(tid)] = f"{live.version}-0"
         reply = await self.tail.xread(streams, count=READ_COUNT, block=block_ms)
-        for key, entries in reply or []:
-            name = key.decode() if isinstance(key, bytes) else key
+        for name, entries in _streams(reply):
             if name == self.store.registry_key:
-                for entry_id, fields in entries:
-                    self.registry_cursor = entry_id.decode()
-                    self.tournaments.setdefault(
-                        fields[b"t"].decode(),
-                        LiveTournament(fields[b"t"].decode(), self.history_size),
-                    )
+                for entry_id, fields in stream_entries(entries):
+                    self.registry_cursor = entry_id
+                    tid = reply_text(fields[b"t"])
+                    self.tournaments.setdefault(tid, LiveTournament(tid, self.history_size))
             else:
                 tid = name.removeprefix(f"{self.store.prefix}:t:").removesuffix(":log")
                 if tid in self.appending:
                     continue  # the writer applies its own records (see ``appending``)
-                self.ingest(tid, [_record(e) for e in entries])
+                self.ingest(tid, page_records(entries))
         async with self._advanced:
             self._advanced.notify_all()
 
@@ -175,7 +172,7 @@ class Replica:
     def _ping_all(self) -> None:
         for tid in list(self.hub.clients):
             live = self.tournaments.get(tid)
-            ping: dict[str, Any] = {"type": "ping", "version": live.version if live else 0}
+            ping: dict[str, object] = {"type": "ping", "version": live.version if live else 0}
             ping["time"] = time.time()
             if self.store_down:
                 ping["store"] = "down"
@@ -187,3 +184,13 @@ class Replica:
             self.store_down = down
             log.warning("score store %s", "down: displays told" if down else "back")
             self._ping_all()
+
+
+def _streams(reply: XReadResponse | None) -> Iterator[tuple[str, StreamRangeResponse]]:
+    """XREAD's reply as (stream key, its page of entries). The connection speaks RESP2, whose
+    reply is a list of ``[key, entries]`` pairs (None after a block that timed out); redis-py
+    also types RESP3's maps, which this server never asks for: raises TypeError for one."""
+    if isinstance(reply, dict):
+        raise TypeError("an XREAD reply as a RESP3 map: the tail's connection speaks RESP2")
+    for key, entries in reply or ():
+        yield reply_text(key), entries

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -19,7 +19,8 @@ from display.competitions.base import EVERY_VIEW, Kind
 from display.live import mergepatch
 from display.live import shared as shared_records
 from display.log.integrity import GENESIS
-from display.log.store import Record
+from display.log.store import Record as StoredRecord
+from display.types import Doc, Record, Touched
 from scoring.errors import ScoringError
 
 log = logging.getLogger(__name__)
@@ -29,13 +30,13 @@ class Applied(NamedTuple):
     """Records applied to a state: the kind's new ``state``, the ``shared`` records' (display
     profiles) and the view names they ``touched`` (or ``EVERY_VIEW``)."""
 
-    state: Any
+    state: Any  # the kind's own state type: only its kind (and its competition) reads inside
     shared: shared_records.Shared
-    touched: set[str]
+    touched: Touched
 
 
 def apply_record(
-    kind: Kind, state: Any, shared: shared_records.Shared, seq: int, record: dict[str, Any]
+    kind: Kind, state: Any, shared: shared_records.Shared, seq: int, record: Record
 ) -> Applied:
     """Apply one record at version ``seq``: a record every kind shares (``display.live.shared``) goes
     there, before the kind, and the kind never sees it; any other goes to ``kind``. Raises what
@@ -55,7 +56,7 @@ class RecordRefused(Exception):
         self.seq, self.cause = seq, cause
 
 
-def check_new(records: Sequence[dict[str, Any]]) -> None:
+def check_new(records: Sequence[Record]) -> None:
     """Apply a new tournament's records (the first is ``tournament_created``) as a replica would,
     without keeping anything. Raises RecordRefused naming the first record refused: by the rules
     (ScoringError), or as one this server cannot apply (KeyError, TypeError, ValueError …)."""
@@ -73,14 +74,16 @@ def check_new(records: Sequence[dict[str, Any]]) -> None:
 
 @dataclass(frozen=True)
 class Change:
-    """The patch from version ``base`` to ``version``: merge patches and whole documents by view."""
+    """The patch from version ``base`` to ``version``: merge patches (RFC 7386; None removes the
+    view) and whole documents by view name."""
 
     base: int
     version: int
-    patches: dict[str, Any]
-    documents: dict[str, Any] = field(default_factory=dict)
+    patches: dict[str, Doc | None]
+    documents: dict[str, Doc] = field(default_factory=dict)
 
-    def message(self) -> dict[str, Any]:
+    def message(self) -> dict[str, object]:
+        """The ``patch`` message of docs/protocol.md: base, version, patches and whole views."""
         return {
             "type": "patch",
             "base": self.base,
@@ -97,17 +100,18 @@ class LiveTournament:
         self.id = tournament_id
         self.version = 0
         self.head_hash = GENESIS  # the chain hash of record ``version`` (display/log/store.py)
+        # what a kind's views may show of the tournament: its id and name (as its record has it)
         self.meta: dict[str, Any] = {"id": tournament_id, "name": tournament_id}
         self.kind: Kind | None = None
         self.format: str | None = None  # the ``tournament_created`` record's
-        self.state: Any = None
+        self.state: Any = None  # the kind's own state type (``Applied.state``)
         self.shared = shared_records.EMPTY  # records every kind shares (display profiles)
-        self.views: dict[str, Any] = {}
+        self.views: dict[str, Doc] = {}
         self.history: deque[Change] = deque(maxlen=history_size)
         self.created_at: str | None = None
         self._snapshot: tuple[int, str] | None = None
 
-    def try_apply(self, records: Sequence[dict[str, Any]]) -> Applied:
+    def try_apply(self, records: Sequence[Record]) -> Applied:
         """What ``records`` would make of the state at ``version`` (as versions ``version + 1``
         …), without keeping it: the writer's validation. Raises ScoringError when the rules
         refuse one."""
@@ -120,7 +124,7 @@ class LiveTournament:
             touched |= more
         return Applied(state, shared, touched)
 
-    def apply(self, batch: list[Record], applied: Applied | None = None) -> Change | None:
+    def apply(self, batch: list[StoredRecord], applied: Applied | None = None) -> Change | None:
         """Apply records in order; return the one change they make (None for an empty batch).
 
         A change is returned even when no view changed, so clients' versions stay contiguous.
@@ -142,7 +146,8 @@ class LiveTournament:
             self.version, self.head_hash = record.seq, record.h or GENESIS
         if self.version == base:
             return None
-        patches: dict[str, Any] = {}
+        patches: dict[str, Doc | None] = {}
+        build: Callable[[str], Doc | None]
         if EVERY_VIEW in touched:
             fresh = self.all_views()
             names, build = set(fresh) | set(self.views), fresh.get
@@ -163,7 +168,7 @@ class LiveTournament:
         self.history.append(change)
         return change
 
-    def _apply_one(self, record: Record) -> set[str]:
+    def _apply_one(self, record: StoredRecord) -> Touched:
         data = record.data
         if data["type"] == "tournament_created":
             self.kind, self.state = competitions.create(data)
@@ -184,14 +189,15 @@ class LiveTournament:
             return set()
         return touched
 
-    def build(self, name: str) -> Any:
+    def build(self, name: str) -> Doc | None:
         """One view of the current state, or None."""
         assert self.kind is not None
         if name in shared_records.VIEWS:
             return shared_records.view(self.shared, name)
         return self.kind.view(self.state, self.meta, name)
 
-    def all_views(self) -> dict[str, Any]:
+    def all_views(self) -> dict[str, Doc]:
+        """Every view of the current state by name (views that are None left out)."""
         assert self.kind is not None
         names = [*self.kind.view_names(self.state), *shared_records.VIEWS]
         found = {name: self.build(name) for name in names}
@@ -224,10 +230,10 @@ class LiveTournament:
         return fold(changes, self.views)
 
 
-def fold(changes: list[Change], current: dict[str, Any]) -> Change:
+def fold(changes: list[Change], current: dict[str, Doc]) -> Change:
     """Fold consecutive changes into one; views whose patches do not compose go as whole documents
     taken from ``current`` (the views at the last change's version)."""
-    patches: dict[str, Any] = {}
+    patches: dict[str, Doc | None] = {}
     documents: set[str] = set()
     for change in changes:
         for name in change.documents:
@@ -245,7 +251,7 @@ def fold(changes: list[Change], current: dict[str, Any]) -> Change:
                 del patches[name]
             else:
                 patches[name] = folded
-    whole: dict[str, Any] = {}
+    whole: dict[str, Doc] = {}
     for name in documents:
         if name in current:
             whole[name] = current[name]

@@ -26,10 +26,11 @@ import asyncio
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import orjson
 from redis.exceptions import RedisError
+from redis.typing import StreamRangeResponse
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -38,11 +39,13 @@ from display.errors import ApiError
 from display.live.hub import Outgoing
 from display.live.tournament import Change, LiveTournament
 from display.log.integrity import GENESIS
+from display.log.store import reply_text, stream_entries
 from display.log.watermark import Mark, Watermark, keep_saved
+from display.types import Doc
 
 if TYPE_CHECKING:  # services imports us
     from display.live.replica import Replica
-    from display.log.store import LogStore
+    from display.log.store import LogStore, StreamFields
     from display.services import Services
 
 log = logging.getLogger(__name__)
@@ -64,10 +67,12 @@ class Behind:
     seen_hash: str | None
     reason: str
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> Doc:
+        """The ``integrity`` view: ``{"state": "behind", "have", "seen", "reason"}``."""
         return {"state": "behind", "have": self.have, "seen": self.seen, "reason": self.reason}
 
     def message(self) -> str:
+        """What a refused write answers (503 ``store_behind``), for the TD to read."""
         if self.reason == "diverged":
             what = (
                 f"it holds a different record {self.seen} from the one this server had seen "
@@ -81,18 +86,28 @@ class Behind:
         )
 
 
-def head_hash(live: Any) -> str | None:
+def head_hash(live: LiveTournament) -> str | None:
     """The hash-chain value of the last record a ``LiveTournament`` applied (None without a chain)."""
-    value = getattr(live, "head_hash", None)
-    return value if isinstance(value, str) and value and value != GENESIS else None
+    value = live.head_hash
+    return value if value and value != GENESIS else None
 
 
-def _text(value: Any) -> str | None:
+def _text(value: bytes | str | None) -> str | None:
     """Text of a Redis reply; None for none (and for GENESIS, which stands for "no hash")."""
     if value is None:
         return None
-    text = value.decode() if isinstance(value, bytes) else str(value)
+    text = reply_text(value)
     return None if text == GENESIS else text
+
+
+def _version(entry_id: str) -> int:
+    """The version of a tournament log's entry id ``"7-0"`` (``display/log/store.py``)."""
+    return int(entry_id.partition("-")[0])
+
+
+def _hash(fields: StreamFields) -> str | None:
+    """The chain hash an entry's fields hold (None: none, or GENESIS)."""
+    return _text(fields.get(b"h"))
 
 
 class Guard:
@@ -107,7 +122,8 @@ class Guard:
         self.epoch: str | None = None
         self.epoch_lost = False
         self.redis_ok = True
-        self.td_hash: bytes | None = None  # the TD's password hash, put back if Redis lost it
+        # the TD's password hash as Redis answered it, put back if Redis lost it
+        self.td_hash: bytes | str | None = None
         self._lock = asyncio.Lock()
 
     @property
@@ -139,15 +155,19 @@ class Guard:
     # ---- comparing Redis with it ---------------------------------------------------------
 
     async def _head(self, tid: str) -> tuple[int, str | None]:
-        entries = await self.redis.xrevrange(self.store.log_key(tid), "+", "-", count=1)
+        entries = stream_entries(
+            await self.redis.xrevrange(self.store.log_key(tid), "+", "-", count=1)
+        )
         if not entries:
             return 0, None
-        stream_id, fields = entries[0]
-        return int(_text(stream_id).partition("-")[0]), _text(fields.get(b"h"))  # type: ignore[union-attr]
+        entry_id, fields = entries[0]
+        return _version(entry_id), _hash(fields)
 
     async def _hash_at(self, tid: str, version: int) -> str | None:
-        entries = await self.redis.xrange(self.store.log_key(tid), f"{version}-0", f"{version}-0")
-        return _text(entries[0][1].get(b"h")) if entries else None
+        entries = stream_entries(
+            await self.redis.xrange(self.store.log_key(tid), f"{version}-0", f"{version}-0")
+        )
+        return _hash(entries[0][1]) if entries else None
 
     async def compare(self, tid: str, seen: Mark) -> Behind | None:
         """Redis's log of ``tid`` against ``seen``: None when it holds at least that, else Behind."""
@@ -236,7 +256,7 @@ class Guard:
         self._mark(tid, None)
         log.warning("%s: the score store holds every record this server had seen again", tid)
 
-    def _mark(self, tid: str, doc: dict[str, Any] | None) -> None:
+    def _mark(self, tid: str, doc: Doc | None) -> None:
         """Set (or remove) the ``integrity`` view at the current version and tell the displays.
         The change is outside the log's versions (base = version), so it goes out as is, and into
         the history so a client resuming from an older version gets it folded in."""
@@ -314,18 +334,19 @@ class Guard:
                 self.redis_ok = False
                 log.debug("integrity watch: %s", exc)
 
-    def _went_back(self, tid: str, entries: list[Any]) -> bool:
+    def _went_back(self, tid: str, head: StreamRangeResponse | None) -> bool:
         """Whether a log's last entry (XREVRANGE COUNT 1) is before the replica's, or at its
         version with another hash. Redis is never legitimately behind a replica: a writer appends
         before it applies."""
         live = self.replica.tournaments.get(tid)
         if live is None or not live.version:
             return False
-        have = int(_text(entries[0][0]).partition("-")[0]) if entries else 0  # type: ignore[union-attr]
+        entries = stream_entries(head)
+        have = _version(entries[0][0]) if entries else 0
         mine = head_hash(live)
         if have < live.version:
             return True
-        return have == live.version and mine is not None and _text(entries[0][1].get(b"h")) != mine
+        return have == live.version and mine is not None and _hash(entries[0][1]) != mine
 
     def tasks(self) -> list[asyncio.Task[None]]:
         """The watch and the high-water file's saver, to run as long as the server does."""
@@ -347,9 +368,8 @@ async def start(svc: Services) -> Guard:
 
 def refuse(svc: Services, tid: str | None) -> None:
     """For the write path: raise 503 store_behind while ``tid`` (or the store) must be restored."""
-    guard: Guard | None = getattr(svc, "guard", None)
-    if guard is not None:
-        guard.refuse(tid)
+    if svc.guard is not None:
+        svc.guard.refuse(tid)
 
 
 async def health(request: Request) -> Response:
@@ -358,22 +378,22 @@ async def health(request: Request) -> Response:
     ``{"redis": "ok"|"down", "epoch": "ok"|"lost", "tournaments": {id: {"version": N, "state":
     "ok"|"behind", "seen": M, "reason": …}}}``; ``version`` is what the store holds, ``shown``
     what this server shows when that differs."""
-    svc: Services = request.app.state.services
-    guard: Guard | None = getattr(svc, "guard", None)
+    svc: Services = request.app.state.services  # not http.endpoint's: it imports services
+    guard = svc.guard
     try:
         await asyncio.wait_for(svc.redis.ping(), 1.0)
         redis = "ok"
     except (RedisError, OSError, TimeoutError):
         redis = "down"
     behind = guard.behind if guard is not None else {}
-    tournaments: dict[str, Any] = {}
+    tournaments: dict[str, dict[str, object]] = {}
     for tid, live in svc.replica.tournaments.items():
         tournaments[tid] = {"version": live.version, "state": "ok"}
     for tid, lost in behind.items():
         entry = {"version": lost.have, **lost.view()}
-        live = svc.replica.tournaments.get(tid)
-        if live is not None and live.version != lost.have:
-            entry["shown"] = live.version
+        shown = svc.replica.tournaments.get(tid)
+        if shown is not None and shown.version != lost.have:
+            entry["shown"] = shown.version
         tournaments[tid] = entry
     epoch = "lost" if guard is not None and guard.epoch_lost else "ok"
     return JSONResponse({"redis": redis, "epoch": epoch, "tournaments": tournaments})

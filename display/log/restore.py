@@ -76,7 +76,7 @@ def parse(raw: bytes) -> Export:
     """JSON lines, one record each with ``seq`` 1, 2, 3 … and optionally ``h``. Raises ApiError 422
     naming the line (as ``desk_import.parse`` does)."""
     hashes: list[str | None] = []
-    lines = []
+    lines: list[bytes] = []
     for line in raw.splitlines():
         if not line.strip():
             continue

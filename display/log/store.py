@@ -27,14 +27,15 @@ checked by the writer (``display/log/integrity.py``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import orjson
 from redis.asyncio import Redis
+from redis.typing import EncodableT, StreamRangeResponse
 
 from display.log.integrity import GENESIS, chain_hash
+from display.types import Record as RecordData
 
 IDEMPOTENCY_TTL_SECONDS = 7 * 24 * 3600
 MAX_VERSION_DIGITS = 18  # a version is a stream id's first part: a 64-bit integer
@@ -98,7 +99,7 @@ class Appended:
     replayed: bool = False
     hashes: tuple[str, ...] = ()
 
-    def records(self, written: Sequence[dict[str, Any]]) -> list[Record]:
+    def records(self, written: Sequence[RecordData]) -> list[Record]:
         """``written`` (the records this append stored, in order) as Records with seq and ``h``."""
         first = self.seq - len(written) + 1
         hashes: Sequence[str | None] = self.hashes or [None] * len(written)
@@ -143,7 +144,7 @@ class LogStore:
         self,
         tournament: str,
         expected: int,
-        records: Sequence[dict[str, Any]],
+        records: Sequence[RecordData],
         idempotency_key: str | None = None,
         fingerprint: str = "",
         register: bool = False,
@@ -161,7 +162,7 @@ class LogStore:
         idem = f"{self.prefix}:t:{tournament}:idem:{idempotency_key}" if idempotency_key else ""
         keys = [self.log_key(tournament), idem, self.registry_key if register else ""]
         raws = [orjson.dumps(record) for record in records]
-        args: list[Any] = [expected, fingerprint, IDEMPOTENCY_TTL_SECONDS, tournament]
+        args: list[EncodableT] = [expected, fingerprint, IDEMPOTENCY_TTL_SECONDS, tournament]
         hashes: list[str] = []
         if self.hash_chain:
             if prev_hash is None:
@@ -175,7 +176,7 @@ class LogStore:
         else:
             args += ["", *raws]
         status, value = await self._append(keys=keys, args=args)
-        status, value = _text(status), _text(value)
+        status, value = reply_text(status), reply_text(value)
         if status == "ok":
             return Appended(int(value), hashes=tuple(hashes))
         if status in ("conflict", "chain"):
@@ -193,29 +194,30 @@ class LogStore:
         value = await self.redis.get(f"{self.prefix}:t:{tournament}:idem:{idempotency_key}")
         if value is None:
             return None
-        stored_fingerprint, _, seq = _text(value).rpartition(" ")
+        stored_fingerprint, _, seq = reply_text(value).rpartition(" ")
         if stored_fingerprint != fingerprint:
             raise IdempotencyMismatch(idempotency_key)
         return int(seq)
 
     async def read(self, tournament: str, after: int = 0, count: int | None = None) -> list[Record]:
         """Records with version > ``after``, in order."""
-        entries = await self.redis.xrange(
+        page = await self.redis.xrange(
             self.log_key(tournament), min=f"({after}-0" if after else "-", count=count
         )
-        return [_record(entry) for entry in entries]
+        return page_records(page)
 
-    async def record(self, tournament: str, seq: int) -> dict[str, Any] | None:
+    async def record(self, tournament: str, seq: int) -> RecordData | None:
         """The record at version ``seq``, or None."""
-        entries = await self.redis.xrange(self.log_key(tournament), f"{seq}-0", f"{seq}-0")
-        return _record(entries[0]).data if entries else None
+        found = page_records(
+            await self.redis.xrange(self.log_key(tournament), f"{seq}-0", f"{seq}-0")
+        )
+        return found[0].data if found else None
 
     async def tournaments(self) -> list[str]:
         """Every tournament ever registered, in creation order (no duplicates)."""
-        entries = await self.redis.xrange(self.registry_key)
         seen: dict[str, None] = {}
-        for _, fields in entries:
-            seen.setdefault(_text(fields[b"t"]), None)
+        for _, fields in stream_entries(await self.redis.xrange(self.registry_key)):
+            seen.setdefault(reply_text(fields[b"t"]), None)
         return list(seen)
 
 
@@ -224,19 +226,45 @@ class Record:
     """A record as read back: its version, its JSON body and its chain hash (None: unhashed)."""
 
     seq: int
-    data: dict[str, Any]
+    data: RecordData
     h: str | None = None
 
 
-def _record(entry: Sequence[Any]) -> Record:
-    stream_id, fields = entry
+StreamFields = Mapping[bytes | str, bytes | str]
+"""A stream entry's fields as redis-py types them. They are bytes here (no client of this server
+decodes responses), so they are looked up as ``fields[b"r"]``."""
+
+
+def stream_entries(page: StreamRangeResponse | None) -> list[tuple[str, StreamFields]]:
+    """An XRANGE, XREVRANGE or XREAD page (None or empty: no entries) as (entry id ``"7-0"``,
+    fields). redis-py types an entry's id and fields as optional because XCLAIM and XAUTOCLAIM
+    answer a deleted entry with nulls; these commands never do, so a null is a broken reply:
+    raises ValueError."""
+    entries: list[tuple[str, StreamFields]] = []
+    for entry_id, fields in page or ():
+        if entry_id is None or fields is None:
+            raise ValueError(f"a stream entry without an id or fields: {entry_id!r}")
+        entries.append((reply_text(entry_id), fields))
+    return entries
+
+
+def entry_record(entry_id: str, fields: StreamFields) -> Record:
+    """A tournament log's entry (``stream_entries``) as a Record: version from the id ``"7-0"``,
+    the JSON body of field ``r``, the chain hash of field ``h`` (None when the entry has none).
+    Raises KeyError without ``r``, orjson.JSONDecodeError when ``r`` is not JSON."""
     h = fields.get(b"h")
     return Record(
-        int(_text(stream_id).partition("-")[0]),
+        int(entry_id.partition("-")[0]),
         orjson.loads(fields[b"r"]),
-        None if h is None else _text(h),
+        None if h is None else reply_text(h),
     )
 
 
-def _text(value: bytes | str) -> str:
+def page_records(page: StreamRangeResponse | None) -> list[Record]:
+    """A page of a tournament log's entries (XRANGE or XREAD) as Records, in order."""
+    return [entry_record(entry_id, fields) for entry_id, fields in stream_entries(page)]
+
+
+def reply_text(value: bytes | str) -> str:
+    """A Redis reply's bytes as text (a reply already decoded is kept as it is)."""
     return value.decode() if isinstance(value, bytes) else value

@@ -35,6 +35,7 @@ import redis
 
 from display.embedded.redis import EmbeddedRedis
 from display.log.integrity import GENESIS, chain_hash
+from display.log.store import reply_text, stream_entries
 from display.settings import Settings, demo_settings
 
 PAGE = 10_000
@@ -126,20 +127,25 @@ def redis_entries(
     """A tournament's log entries as stored (``display/log/store.py`` keys), a page at a time."""
     key, after = f"{prefix}:t:{tournament}:log", "-"
     while True:
-        page = client.xrange(key, min=after, count=PAGE)
+        page = stream_entries(client.xrange(key, min=after, count=PAGE))
         for entry_id, fields in page:
             h = fields.get(b"h")
-            yield int(entry_id.split(b"-")[0]), fields[b"r"], None if h is None else h.decode()
+            raw = fields[b"r"]  # the bytes stored: the chain hashes exactly these
+            yield (
+                int(entry_id.partition("-")[0]),
+                raw if isinstance(raw, bytes) else raw.encode(),
+                None if h is None else reply_text(h),
+            )
         if len(page) < PAGE:
             return
-        after = "(" + page[-1][0].decode()
+        after = "(" + page[-1][0]
 
 
 def tournaments(client: redis.Redis, prefix: str) -> list[str]:
     """Every registered tournament, in creation order (as ``LogStore.tournaments``)."""
     seen: dict[str, None] = {}
-    for _, fields in client.xrange(f"{prefix}:registry"):
-        seen.setdefault(fields[b"t"].decode(), None)
+    for _, fields in stream_entries(client.xrange(f"{prefix}:registry")):
+        seen.setdefault(reply_text(fields[b"t"]), None)
     return list(seen)
 
 
