@@ -12,27 +12,31 @@ Qualifying); of two equal Classic scores the one recorded first still ranks firs
 Classic). Every entry is checked against the rules again in the order played
 (``scoring.tournament.rebuild`` is the reference), so a correction that moves a score to another
 player or machine is refused where the rules would have refused it there, e.g. a seventh machine
-(EPC 2009, EPC Qualifying).
+(EPC 2009, EPC Qualifying), and so is one moved onto a machine that takes no more scores or to a
+player who has withdrawn (``correct_score``).
+
+The caller keeps which records stand for which entry (a score record, a correction of it) and
+which entries were voided or wiped with their machine; ``counted_entry`` reads them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import TypeVar
 
-from scoring.errors import ScoringError
-from scoring.model import Entry
-from scoring.tournament import Tournament, check_score, rebuild
+from scoring.errors import UnknownEntry as UnknownEntry  # raised here, imported from here too
+from scoring.errors import UnknownMachine
+from scoring.model import Entry, MachineState
+from scoring.tournament import (
+    Tournament,
+    check_score,
+    check_still_playing,
+    check_takes_scores,
+    rebuild,
+)
 
 T = TypeVar("T", bound=Tournament)
-
-
-class UnknownEntry(ScoringError):
-    """No recorded entry has this log version (never recorded, voided, or wiped). EPC 2009, EPC
-    Qualifying. Belongs in ``scoring.errors``."""
-
-    code = "unknown_entry"
 
 
 def find_entry(tournament: Tournament, seq: int) -> Entry | None:
@@ -45,8 +49,67 @@ def find_entry(tournament: Tournament, seq: int) -> Entry | None:
     return None
 
 
+def counted_entry(
+    tournament: Tournament,
+    seq: int,
+    origins: Mapping[int, int],
+    voided: Mapping[int, int],
+    wiped: Mapping[int, int],
+) -> Entry:
+    """The entry the score record (or correction) at log version ``seq`` stands for, as it counts
+    now. ``origins``: seq of a score or correction record -> seq of its entry; ``voided`` and
+    ``wiped``: entry seq -> seq of the record that voided it, or wiped it when its machine was
+    replaced. EPC 2009, EPC Qualifying ("The contestant should verify the score"): a score is
+    corrected or voided while it counts, once voided or wiped it is no score to change (EPC 2009,
+    EPC Classic, "All recorded scores on the faulty machine will be wiped").
+
+    Raises UnknownEntry saying why there is none.
+    """
+    origin = origins.get(seq)
+    if origin is None:
+        raise UnknownEntry(f"Record {seq} is not a recorded score.")
+    if origin in voided:
+        raise UnknownEntry(f"The score of record {origin} was voided by record {voided[origin]}.")
+    if origin in wiped:
+        raise UnknownEntry(
+            f"The score of record {origin} was wiped when its machine was replaced "
+            f"(record {wiped[origin]})."
+        )
+    found = find_entry(tournament, origin)
+    if found is None:  # pragma: no cover - origins only name entries still recorded
+        raise UnknownEntry(f"Record {seq} is not a recorded score.")
+    return found
+
+
+def correct_score(
+    tournament: T,
+    entry: Entry,
+    score: object,
+    player: str,
+    machine: str,
+    statuses: Mapping[str, MachineState],
+    withdrawn: Collection[str],
+) -> T:
+    """``tournament`` with the counting ``entry`` given ``score`` by ``player`` on ``machine``
+    (``correct_entry``). ``statuses``: machine id -> its status; ``withdrawn``: the withdrawn
+    players. A score moved to another machine is refused where that machine is unknown, or closed
+    or replaced (it takes no more scores: EPC 2009, EPC Classic Tournament; UKPL 6A); one moved to
+    another player where that player has withdrawn. A score left on its machine and player is
+    corrected whatever has happened since: it was played then (EPC 2009, EPC Qualifying).
+
+    Raises UnknownMachine, MachineUnavailable, PlayerWithdrawn, or what ``correct_entry`` raises.
+    """
+    if machine != entry.machine:
+        if machine not in tournament.machines:
+            raise UnknownMachine(f"There is no machine {machine} in this tournament.")
+        check_takes_scores(tournament, statuses, machine)
+    if player != entry.player:
+        check_still_playing(tournament, withdrawn, player)
+    return correct_entry(tournament, entry.seq, score, player, machine)
+
+
 def correct_entry(
-    tournament: T, seq: int, score: int, player: str | None = None, machine: str | None = None
+    tournament: T, seq: int, score: object, player: str | None = None, machine: str | None = None
 ) -> T:
     """``tournament`` with the entry of version ``seq`` given ``score`` (and, when given, moved to
     ``player`` / ``machine``), every table and the standings rebuilt. EPC 2009, EPC Qualifying;
@@ -56,8 +119,7 @@ def correct_entry(
     subclass the rules raise for the corrected entry in its place in the order played.
     """
     found = _entry(tournament, seq)
-    check_score(score)
-    fixed = Entry(seq, player or found.player, machine or found.machine, score)
+    fixed = Entry(seq, player or found.player, machine or found.machine, check_score(score))
     return _rebuilt(tournament, (fixed if e.seq == seq else e for e in _all(tournament)))
 
 

@@ -8,11 +8,19 @@ Every message is written for a steward: it says what was expected and what arriv
     ├── InvalidScore                not a whole number in 0 .. 2**53-1                 -> 422
     ├── UnknownPlayer               no such player number in this tournament           -> 404
     ├── UnknownMachine              no such machine in this tournament                 -> 404
+    ├── UnknownEntry                no counting score at that log version              -> 422
     ├── DuplicateRegistration       a player number or machine id that already exists  -> 409
     └── EntryNotAllowed             the rules forbid this entry now                    -> 409
         ├── TooManyMachines         a seventh machine (EPC 2009, EPC Qualifying)
         ├── MachineAlreadyPlayed    a second score on a machine, joker already used or not allowed
-        └── JokerAlreadyUsed        a second joker game (EPC 2009, EPC Qualifying)
+        ├── JokerAlreadyUsed        a second joker game (EPC 2009, EPC Qualifying)
+        ├── MachineUnavailable      a machine out of order, closed or replaced refuses this
+        ├── ReplacementRefused      the competition's rule does not let this machine be replaced
+        └── PlayerWithdrawn         a withdrawn player neither queues nor scores
+
+The per-machine engine (``scoring.tournament``, ``scoring.corrections``,
+``scoring.machine_faults``) raises these; a rulebook with refusals of its own keeps them in its
+own ``errors`` module, under these classes (``scoring.fwpl.errors``, ``scoring.ukpl.errors``).
 """
 
 from __future__ import annotations
@@ -44,6 +52,13 @@ class UnknownMachine(ScoringError):
     code = "unknown_machine"
 
 
+class UnknownEntry(ScoringError):
+    """No counting score has this log version: never recorded, voided, or wiped with its machine.
+    EPC 2009, EPC Qualifying ("The contestant should verify the score")."""
+
+    code = "unknown_entry"
+
+
 class DuplicateRegistration(ScoringError):
     code = "duplicate"
 
@@ -62,3 +77,25 @@ class MachineAlreadyPlayed(EntryNotAllowed):
 
 class JokerAlreadyUsed(EntryNotAllowed):
     code = "joker_already_used"
+
+
+class MachineUnavailable(EntryNotAllowed):
+    """A machine out of order, closed or replaced refuses this: a closed or replaced machine takes
+    no more scores (EPC 2009, EPC Classic Tournament, "closed to further qualification"; UKPL 6A),
+    a machine out of order no queue until it is repaired (UKPL 6A)."""
+
+    code = "machine_unavailable"
+
+
+class ReplacementRefused(EntryNotAllowed):
+    """The competition's rule does not let this machine be replaced, or bring it back (EPC 2009,
+    EPC Classic Tournament; UK Pinball Kids Tournament; UKPL 6A: a replaced machine stays out)."""
+
+    code = "replacement_refused"
+
+
+class PlayerWithdrawn(EntryNotAllowed):
+    """A withdrawn player neither queues nor scores; their scores stand (EPC 2009, EPC Qualifying,
+    "Any unplayed games will score zero")."""
+
+    code = "player_withdrawn"

@@ -20,6 +20,13 @@ competition's own rule decides what happens to the scores already recorded on it
   it may close (its scores stand) but a replacement is refused, as the text has no rule for a
   second machine and the format refuses scores on one.
 
+A machine's status changes (``change_status``) by these rules too: a machine closed or replaced
+takes no more scores (``scoring.tournament.check_takes_scores``); a closed machine comes back into
+service (``bring_back``) but is not put out of order; a replaced machine stays out (UKPL 6A, its
+games are "replayed on the new game"); a replacement is another machine of the tournament, in
+service, with no scores and replacing no other machine, as "the replacement machine" starts
+fresh (EPC 2009, EPC Classic Tournament; UKPL 6A).
+
 Pure: the caller records when (``seq``) and why; nothing here reads a clock.
 """
 
@@ -28,39 +35,114 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from scoring.corrections import without_entries
 from scoring.epc.classic import ClassicConfig, after_fault, machine_fault
-from scoring.errors import EntryNotAllowed
-from scoring.model import Entry
-from scoring.tournament import Tournament
+from scoring.errors import MachineUnavailable, UnknownMachine
+from scoring.errors import ReplacementRefused as ReplacementRefused  # raised here, imported too
+from scoring.model import Entry, MachineState, Status
+from scoring.tournament import Tournament, check_in_service, machine_name
 
 T = TypeVar("T", bound=Tournament)
 
 
-class ReplacementRefused(EntryNotAllowed):
-    """The competition's rule does not let this machine be replaced, or bring it back (EPC 2009,
-    EPC Classic Tournament; UK Pinball Kids Tournament). Belongs in ``scoring.errors``."""
-
-    code = "replacement_refused"
-
-
 @dataclass(frozen=True, slots=True)
-class TakenOut:
+class TakenOut(Generic[T]):
     """The result of taking a machine out (EPC 2009, EPC Classic Tournament; UKPL 6A).
 
-    ``tournament``: the standings that follow. ``wiped``: entries no longer counted, in the order
-    played. ``owed``: players owed a game on the replacement ("a free game", EPC Classic; "replayed
-    on the new game", UKPL 6A), in the order they first played the old machine.
+    ``tournament``: the standings that follow (the tournament given, of its own type). ``wiped``:
+    entries no longer counted, in the order played. ``owed``: players owed a game on the
+    replacement ("a free game", EPC Classic; "replayed on the new game", UKPL 6A), in the order
+    they first played the old machine.
     """
 
-    tournament: Tournament
+    tournament: T
     wiped: tuple[Entry, ...] = ()
     owed: tuple[str, ...] = ()
 
 
-def take_out(tournament: T, machine: str, replacement: str | None, seq: int) -> TakenOut:
+@dataclass(frozen=True, slots=True)
+class StatusChanged(Generic[T]):
+    """The result of a machine's status change (``change_status``; EPC 2009, EPC Classic
+    Tournament; UKPL 6A): ``tournament``, the standings that follow; ``state``, the machine's new
+    status (with its replacement and the players owed a game there); ``wiped``, the entries no
+    longer counted, in the order played."""
+
+    tournament: T
+    state: MachineState
+    wiped: tuple[Entry, ...] = ()
+
+
+def change_status(
+    tournament: T,
+    statuses: Mapping[str, MachineState],
+    machine: str,
+    status: Status,
+    note: str | None,
+    replacement: str | None,
+    seq: int,
+) -> StatusChanged[T]:
+    """Put ``machine`` (a machine of ``tournament``) in ``status`` with the TD's ``note``,
+    decided at log version ``seq``; ``replacement``: the machine id that replaces it (status
+    "replaced" only); ``statuses``: every machine's status now (absent: in service). A closed
+    machine put back in service or out of order is brought back first (``bring_back``); closed or
+    replaced, the competition's rule says what its scores become (``take_out``). EPC 2009, EPC
+    Classic Tournament; UKPL 6A; EPC 2009, EPC Qualifying; EPC 2009, UK Pinball Kids Tournament.
+
+    Raises ReplacementRefused for a machine already replaced (it stays out, UKPL 6A), a
+    replacement not named, the machine itself, or one with scores or replacing another, or where
+    the rule allows none; MachineUnavailable for a status the machine has already (out of order
+    may be given again, with a new note), a closed machine put out of order, or a replacement not
+    in service; UnknownMachine for a replacement not in the tournament.
+    """
+    current = statuses.get(machine) or MachineState()
+    name = machine_name(tournament, machine)
+    if current.status == "replaced":
+        raise ReplacementRefused(f"{name} was replaced; a replaced machine stays out.")
+    if status == current.status and status != "out_of_order":
+        raise MachineUnavailable(f"{name} is already {status.replace('_', ' ')}.")
+    if current.status == "closed" and status == "out_of_order":
+        raise MachineUnavailable(f"{name} is closed; put it back in service first.")
+    if current.status == "closed":
+        tournament = bring_back(tournament, machine)
+    if status == "in_service" or status == "out_of_order":
+        return StatusChanged(tournament, MachineState(status, note))
+    chosen = (
+        _replacement(tournament, statuses, machine, replacement) if status == "replaced" else None
+    )
+    out = take_out(tournament, machine, chosen, seq)
+    return StatusChanged(out.tournament, MachineState(status, note, chosen, out.owed), out.wiped)
+
+
+def _replacement(
+    tournament: Tournament,
+    statuses: Mapping[str, MachineState],
+    machine: str,
+    replacement: str | None,
+) -> str:
+    # "the replacement machine" (EPC Classic), "the new game" (UKPL 6A): a machine of its own,
+    # in service, that starts with no scores.
+    if not replacement:
+        raise ReplacementRefused(
+            f"Name the machine that replaces {machine_name(tournament, machine)} (add it first)."
+        )
+    if replacement not in tournament.machines:
+        raise UnknownMachine(f"There is no machine {replacement} in this tournament.")
+    name = machine_name(tournament, replacement)
+    if replacement == machine:
+        raise ReplacementRefused(f"{name} cannot replace itself.")
+    check_in_service(tournament, statuses, replacement)
+    if tournament.entries.get(replacement) or any(
+        s.replacement == replacement for s in statuses.values()
+    ):
+        raise ReplacementRefused(
+            f"{name} already has scores or replaces another machine; a replacement starts fresh."
+        )
+    return replacement
+
+
+def take_out(tournament: T, machine: str, replacement: str | None, seq: int) -> TakenOut[T]:
     """Close ``machine`` (``replacement`` None) or replace it with the machine id ``replacement``,
     decided at log version ``seq``; the format's rule (module docstring) says what its scores do.
     EPC 2009, EPC Classic Tournament; UKPL 6A; EPC 2009, EPC Qualifying; EPC 2009, UK Pinball Kids
@@ -94,11 +176,11 @@ def bring_back(tournament: T, machine: str) -> T:
     return _with_config(tournament, replace(config, faults=kept))
 
 
-def _scores_stand(tournament: T, machine: str, replacement: str | None, seq: int) -> TakenOut:
+def _scores_stand(tournament: T, machine: str, replacement: str | None, seq: int) -> TakenOut[T]:
     return TakenOut(tournament)
 
 
-def _ukpl(tournament: T, machine: str, replacement: str | None, seq: int) -> TakenOut:
+def _ukpl(tournament: T, machine: str, replacement: str | None, seq: int) -> TakenOut[T]:
     if replacement is None:
         return TakenOut(tournament)
     played = tournament.entries.get(machine, ())
@@ -106,7 +188,7 @@ def _ukpl(tournament: T, machine: str, replacement: str | None, seq: int) -> Tak
     return TakenOut(without_entries(tournament, (e.seq for e in played)), played, owed)
 
 
-def _kids(tournament: T, machine: str, replacement: str | None, seq: int) -> TakenOut:
+def _kids(tournament: T, machine: str, replacement: str | None, seq: int) -> TakenOut[T]:
     if replacement is not None:
         raise ReplacementRefused(
             "The kids tournament is played on one designated machine; it can be closed, not "
@@ -115,7 +197,7 @@ def _kids(tournament: T, machine: str, replacement: str | None, seq: int) -> Tak
     return TakenOut(tournament)
 
 
-def _classic(tournament: T, machine: str, replacement: str | None, seq: int) -> TakenOut:
+def _classic(tournament: T, machine: str, replacement: str | None, seq: int) -> TakenOut[T]:
     config: ClassicConfig = tournament.config
     played = tournament.entries.get(machine, ())
     decision = machine_fault(config, played, repairable=False, replacement=replacement is not None)
@@ -139,7 +221,7 @@ def _with_config(tournament: T, config: Any) -> T:
     return replace(tournament, config=config, standings=standings)
 
 
-Rule = Callable[[Any, str, "str | None", int], TakenOut]
+Rule = Callable[[Any, str, "str | None", int], "TakenOut[Any]"]
 _RULES: Mapping[str, Rule] = MappingProxyType(
     {"epc-classic": _classic, "ukpl-meeting": _ukpl, "epc-kids": _kids}
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal, get_args
 
 MAX_SCORE = 2**53 - 1
 """Largest score a browser shows exactly (JavaScript's Number.MAX_SAFE_INTEGER)."""
@@ -96,3 +97,21 @@ class Standings:
     """Overall standings, best first; unranked rows last."""
 
     rows: tuple[StandingRow, ...] = ()
+
+
+Status = Literal["in_service", "out_of_order", "closed", "replaced"]
+"""A machine's status in the hall: playing, out of order (being repaired), closed (no more
+scores), or replaced by another machine (``scoring.machine_faults``)."""
+STATUSES: tuple[str, ...] = get_args(Status)
+
+
+@dataclass(frozen=True, slots=True)
+class MachineState:
+    """A machine's status (``STATUSES``) and the TD's ``note``. ``replacement``: the machine that
+    replaced it. ``owed``: players owed a game on the replacement (their scores here were wiped,
+    ``scoring.machine_faults.TakenOut``)."""
+
+    status: Status = "in_service"
+    note: str | None = None
+    replacement: str | None = None
+    owed: tuple[str, ...] = ()

@@ -3,16 +3,37 @@
 ``record_entry`` re-ranks only the machine an entry touches and re-derives the standings from the
 cached machine tables; ``rebuild`` computes everything from scratch and is the reference the
 incremental path is tested against (architecture principle 7).
+
+Beside the format's own rules, every per-machine competition refuses a score on a machine that is
+closed or replaced and any game of a withdrawn player (``check_takes_scores``,
+``check_still_playing``). The machines' statuses and the withdrawn players are frozen data the
+caller keeps beside the tournament (the hall) and passes in; how a machine's status changes is
+``scoring.machine_faults``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from scoring.errors import DuplicateRegistration, InvalidScore, UnknownMachine, UnknownPlayer
-from scoring.model import MAX_SCORE, Entry, Machine, MachineTable, Player, Standings
+from scoring.errors import (
+    DuplicateRegistration,
+    InvalidScore,
+    MachineUnavailable,
+    PlayerWithdrawn,
+    UnknownMachine,
+    UnknownPlayer,
+)
+from scoring.model import (
+    MAX_SCORE,
+    Entry,
+    Machine,
+    MachineState,
+    MachineTable,
+    Player,
+    Standings,
+)
 
 
 class Format(Protocol):
@@ -135,6 +156,83 @@ def record_entry(tournament: Tournament, entry: Entry) -> Tournament:
             tables={**tournament.tables, entry.machine: table},
         )
     )
+
+
+def player_label(tournament: Tournament, player: str) -> str:
+    """How a message names ``player``: "Ann Example (17)" when registered, else "Player 17"."""
+    found = tournament.players.get(player)
+    return f"{found.name} ({player})" if found else f"Player {player}"
+
+
+def machine_name(tournament: Tournament, machine: str) -> str:
+    """How a message names ``machine``: its title, else "machine 7"."""
+    found = tournament.machines.get(machine)
+    return found.name if found else f"machine {machine}"
+
+
+def unavailable(
+    tournament: Tournament, statuses: Mapping[str, MachineState], machine: str
+) -> str | None:
+    """Why ``machine`` takes no scores and no queue now, or None when it is in service.
+    ``statuses``: machine id -> its status (absent: in service). A closed machine is "closed to
+    further qualification" (EPC 2009, EPC Classic Tournament); a replaced one's games are played
+    on the new machine (UKPL 6A); one out of order waits for its repair (UKPL 6A, "if the machine
+    can be repaired")."""
+    status = statuses.get(machine) or MachineState()
+    name = machine_name(tournament, machine)
+    note = f" ({status.note})" if status.note else ""
+    if status.status == "out_of_order":
+        return f"{name} is out of order{note}; its queue waits until it is back in service."
+    if status.status == "closed":
+        return f"{name} is closed{note}; it takes no more scores."
+    if status.status == "replaced":
+        replacement = machine_name(tournament, status.replacement or "")
+        return f"{name} was replaced by {replacement}{note}."
+    return None
+
+
+def check_in_service(
+    tournament: Tournament, statuses: Mapping[str, MachineState], machine: str
+) -> None:
+    """Raise MachineUnavailable (``unavailable`` says why) unless ``machine`` is in service: a
+    player is queued for, called to or started on a machine in service only. EPC 2009, EPC
+    Classic Tournament; UKPL 6A."""
+    why = unavailable(tournament, statuses, machine)
+    if why is not None:
+        raise MachineUnavailable(why)
+
+
+def check_takes_scores(
+    tournament: Tournament, statuses: Mapping[str, MachineState], machine: str
+) -> None:
+    """Raise MachineUnavailable if ``machine`` is closed or replaced: it takes no more scores (EPC
+    2009, EPC Classic Tournament, "closed to further qualification"; UKPL 6A, its games are
+    "replayed on the new game"). A machine out of order still takes the score of a game played
+    on it."""
+    status = statuses.get(machine) or MachineState()
+    if status.status in ("closed", "replaced"):
+        check_in_service(tournament, statuses, machine)
+
+
+def check_still_playing(tournament: Tournament, withdrawn: Collection[str], player: str) -> None:
+    """Raise PlayerWithdrawn if ``player`` is one of ``withdrawn``: a withdrawn player plays no
+    more games, and their games so far stand (EPC 2009, EPC Qualifying, "Any unplayed games will
+    score zero"; UKPL 3B)."""
+    if player in withdrawn:
+        raise PlayerWithdrawn(
+            f"{player_label(tournament, player)} has withdrawn from the tournament."
+        )
+
+
+def withdraw(
+    tournament: Tournament, withdrawn: Mapping[str, str], player: str, reason: str
+) -> dict[str, str]:
+    """``withdrawn`` (player -> the reason given) with ``player`` withdrawn for ``reason``; their
+    scores stand (EPC 2009, EPC Qualifying, "Any unplayed games will score zero"). Raises
+    PlayerWithdrawn if they have withdrawn already."""
+    if player in withdrawn:
+        raise PlayerWithdrawn(f"{player_label(tournament, player)} has already withdrawn.")
+    return {**withdrawn, player: reason}
 
 
 def rebuild(

@@ -23,7 +23,7 @@ as the competition's rule then decides what its scores become.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 from starlette.requests import Request
@@ -38,6 +38,8 @@ from display.errors import ApiError
 from display.http.endpoint import body, live_or_404, now, services, write, written
 from display.http.player_auth import PlayerPins
 from display.http.schemas import Body, Id
+from display.live.tournament import LiveTournament
+from display.types import Record
 from scoring.tournament import Tournament
 
 ACTIONS = {
@@ -75,16 +77,21 @@ def pins(request: Request) -> PlayerPins:
     return PlayerPins(auth.redis, auth.prefix)
 
 
-def hall_of(live: Any) -> HallTournament:
-    """The per-machine tournament (with its hall) inside a live tournament's state: the machines
-    kind's own state, or the part a wrapping kind keeps (EPC qualifying, a UKPL meeting, a
-    Classic or Kids board)."""
-    state = live.state
+def hall_of(live: LiveTournament) -> HallTournament:
+    """The per-machine tournament (with its hall) inside a live tournament's state
+    (``hall_in``). Raises ApiError 409 for a tournament without one."""
+    return hall_in(live.id, live.state)
+
+
+def hall_in(tid: str, state: object) -> HallTournament:
+    """The per-machine tournament (with its hall) inside the state of tournament ``tid``, of any
+    kind: the machines kind's own state, or the part a wrapping kind keeps (EPC qualifying, a UKPL
+    meeting, a Classic or Kids board). Raises ApiError 409 for a state without one."""
     inside = (getattr(state, name, None) for name in ("qualifying", "meeting", "tournament"))
     for found in (state, *inside):
         if isinstance(found, Tournament):
             return as_hall(found)
-    raise ApiError(409, "no_queues", f"Tournament {live.id} has no machine queues.")
+    raise ApiError(409, "no_queues", f"Tournament {tid} has no machine queues.")
 
 
 async def actor(request: Request, tid: str, players_too: bool = False) -> tuple[str, str]:
@@ -107,7 +114,8 @@ async def actor(request: Request, tid: str, players_too: bool = False) -> tuple[
     raise ApiError(401, "sign_in_required", f"Sign in first: this needs {who} sign-in.")
 
 
-def by_record(by: str, record: dict[str, Any]) -> dict[str, Any]:
+def by_record(by: str, record: Record) -> Record:
+    """``record`` with its audit fields: ``by`` (``actor``'s text) and ``at``, now."""
     return {**record, "by": by, "at": now()}
 
 
@@ -142,7 +150,7 @@ async def queue_action(request: Request) -> Response:
     if data.started_at is not None and role != "td":
         raise ApiError(403, "td_only", "Only the TD can give the time a game started.")
     player = player or default_player(state, machine, action)
-    record: dict[str, Any] = {"type": ACTIONS[action], "machine": machine, "player": player}
+    record: Record = {"type": ACTIONS[action], "machine": machine, "player": player}
     if data.note and action in ("pause", "leave"):
         record["note"] = data.note
     if action == "move":
@@ -205,7 +213,7 @@ async def machine_status(request: Request) -> Response:
             "Stewards can put a machine out of order and back in service; closing or replacing "
             "one is the TD's decision.",
         )
-    record: dict[str, Any] = {"type": "machine_status_changed", "machine": machine}
+    record: Record = {"type": "machine_status_changed", "machine": machine}
     record["status"] = data.status
     if data.note:
         record["note"] = data.note

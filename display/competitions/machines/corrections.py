@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from types import SimpleNamespace
 from typing import Any
 
 from pydantic import Field
@@ -39,7 +38,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from display.competitions.machines import queue as hall_queue
-from display.competitions.machines.api import hall_of, pins
+from display.competitions.machines.api import hall_in, hall_of, pins
 from display.competitions.machines.records import entry_of
 from display.competitions.machines.state import HallTournament
 from display.errors import ApiError
@@ -48,7 +47,9 @@ from display.http.endpoint import body, live_or_404, services, signed_in, stamp,
 from display.http.preconditions import if_match
 from display.http.schemas import Body, Id
 from display.log.store import version_number
-from scoring.corrections import UnknownEntry
+from display.log.writer import Precondition
+from display.types import Record
+from scoring.errors import UnknownEntry
 from scoring.model import Entry
 
 SCORE_RECORDS = ("score_recorded", "score_corrected")
@@ -81,7 +82,7 @@ def seq_param(request: Request) -> int:
     return seq
 
 
-async def score_record(request: Request, tid: str, seq: int) -> dict[str, Any]:
+async def score_record(request: Request, tid: str, seq: int) -> Record:
     """The record at ``seq``, which must be a score or a correction (ApiError 404 / 409
     otherwise). Records never change, so this may be checked before the Idempotency-Key."""
     found = await services(request).store.record(tid, seq)
@@ -103,14 +104,14 @@ def unchanged(
     seq: int,
     header: str | None,
     also: Callable[[HallTournament, Entry], None] | None = None,
-) -> Callable[[Any], None]:
+) -> Precondition:
     """A precondition for ``api.write``: the entry ``seq`` names still counts (ApiError 409),
     ``also(hall, entry)`` allows the change (403…), and the entry is at a version the
     ``If-Match`` ``header`` names (ApiError 428 / 400 / 412 ``entry_changed``), in that order:
     authorization before preconditions (RFC 9110 §13.2.1)."""
 
-    def check(state: Any) -> None:
-        hall = hall_of(SimpleNamespace(id=tid, state=state))  # the state write() validates
+    def check(state: object) -> None:
+        hall = hall_in(tid, state)  # the state write() validates
         try:
             entry = entry_of(hall, seq)
         except UnknownEntry as exc:
@@ -129,11 +130,13 @@ def unchanged(
     return check
 
 
-def changed(request: Request, version: int, replayed: bool, stored: Any) -> Response:
+def changed(request: Request, version: int, replayed: bool, stored: Record | None) -> Response:
     """The answer to a correction or void: the record, the entry and its new version (also as
     the ``ETag``)."""
-    target = (stored or {}).get("corrects", (stored or {}).get("voids"))
-    origin = hall_of(live_or_404(request)).hall.origins.get(target, target)
+    found = stored or {}
+    target = found.get("corrects", found.get("voids"))
+    origins = hall_of(live_or_404(request)).hall.origins
+    origin = origins.get(target, target) if isinstance(target, int) else target
     response = written(
         version, replayed, {"record": stored, "entry": {"seq": origin, "version": version}}
     )
@@ -153,7 +156,7 @@ async def correct(request: Request) -> Response:
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, CorrectIn)
     await score_record(request, tid, seq)
-    record: dict[str, Any] = {
+    record: Record = {
         "type": "score_corrected",
         "corrects": seq,
         "score": data.score,

@@ -36,34 +36,23 @@ record (or a later correction of it); the original stays in the log (``scoring.c
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from display.competitions.base import EVERY_VIEW
 from display.competitions.machines import queue as q
 from display.competitions.machines import views
-from display.competitions.machines.records import (
-    HANDLERS,
-    frozen,
-    label,
-    prune,
-    unavailable,
-    with_hall,
-)
-from display.competitions.machines.state import (
-    Hall,
-    HallSettings,
-    HallTournament,
-    MachineUnavailable,
-    PlayerWithdrawn,
-)
+from display.competitions.machines.records import HANDLERS, frozen, prune, with_hall
+from display.competitions.machines.state import Hall, HallSettings, HallTournament
+from display.types import Doc, FormatSettings, Record, Touched
 from scoring import FORMATS
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import (
     Tournament,
     add_machine,
     add_player,
+    check_still_playing,
+    check_takes_scores,
     new_tournament,
     rebuild,
     record_entry,
@@ -82,8 +71,9 @@ def kept(state: Tournament) -> HallTournament:
     return state
 
 
-def split_settings(settings: dict[str, Any] | None) -> tuple[dict[str, Any], Any]:
-    """A tournament's settings -> (the format's, the hall's or None)."""
+def split_settings(settings: FormatSettings | None) -> tuple[FormatSettings, object]:
+    """A tournament's settings -> (the format's, the hall's as given or None: ``HallSettings``
+    reads them)."""
     mine = dict(settings or {})
     return mine, mine.pop("hall", None)
 
@@ -93,15 +83,13 @@ class MachinesKind:
 
     name = "machines"
 
-    def create(self, record: dict[str, Any]) -> HallTournament:
+    def create(self, record: Record) -> HallTournament:
         settings, hall = split_settings(record.get("settings"))
         tournament = new_tournament(FORMATS[record["format"]], settings)
         hall_settings = HallSettings() if hall is None else HallSettings().changed(hall)
         return HallTournament.of(tournament, Hall(settings=hall_settings))
 
-    def apply(
-        self, state: Tournament, seq: int, record: dict[str, Any]
-    ) -> tuple[HallTournament, set[str]]:
+    def apply(self, state: Tournament, seq: int, record: Record) -> tuple[HallTournament, Touched]:
         hall_state, kind = as_hall(state), record["type"]
         if kind == "player_added":
             p = record["player"]
@@ -121,17 +109,14 @@ class MachinesKind:
         raise ValueError(f"unknown record type {kind!r}")
 
     def score(
-        self, state: HallTournament, seq: int, record: dict[str, Any]
-    ) -> tuple[HallTournament, set[str]]:
-        """Record a score: refused on a closed or replaced machine or for a withdrawn player; it
-        ends the player's game there and calls the next player."""
+        self, state: HallTournament, seq: int, record: Record
+    ) -> tuple[HallTournament, Touched]:
+        """Record a score: refused on a closed or replaced machine or for a withdrawn player
+        (``scoring.tournament``), then by the format's rules; it ends the player's game there and
+        calls the next player."""
         entry = Entry(seq, str(record["player"]), str(record["machine"]), record["score"])
-        if state.hall.status(entry.machine).status in ("closed", "replaced"):
-            raise MachineUnavailable(unavailable(state, entry.machine) or "")
-        if entry.player in state.hall.withdrawn:
-            raise PlayerWithdrawn(
-                f"{label(state, entry.player)} has withdrawn from the tournament."
-            )
+        check_takes_scores(state, state.hall.machines, entry.machine)
+        check_still_playing(state, state.hall.withdrawn, entry.player)
         recorded = kept(record_entry(state, entry))
         hall = recorded.hall
         queue = q.finish(
@@ -145,7 +130,7 @@ class MachinesKind:
         return prune(recorded, seq), {f"machine/{entry.machine}", "standings", "queues"}
 
     def with_settings(
-        self, state: Tournament, changes: dict[str, Any], seq: int | None = None
+        self, state: Tournament, changes: FormatSettings, seq: int | None = None
     ) -> HallTournament:
         """The same tournament rebuilt from all its entries under changed settings (pure; raises
         SettingsError, or the rule error an existing entry now breaks). A ``hall`` key changes
@@ -176,7 +161,7 @@ class MachinesKind:
         yield from ("tournament", "machines", "players", "standings", "queues")
         yield from (f"machine/{m}" for m in state.machines)
 
-    def view(self, state: Tournament, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
+    def view(self, state: Tournament, meta: Mapping[str, str], name: str) -> Doc | None:
         hall_state = as_hall(state)
         if name == "standings":
             return views.standings_view(hall_state.standings)

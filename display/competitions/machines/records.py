@@ -2,7 +2,11 @@
 withdrawals (the record table is in ``display/competitions/machines/kind.py``).
 
 Each handler is pure: ``(state, seq, record) -> (state, touched view names)``, raising a
-``ScoringError`` when the record is refused, so the API answers 4xx and writes nothing.
+``ScoringError`` when the record is refused, so the API answers 4xx and writes nothing. A handler
+reads the record (its fields present and well-typed: refused here) and asks the rules
+(``scoring.tournament``, ``scoring.corrections``, ``scoring.machine_faults``) whether the machine
+and the player may play, how a machine's status changes and which score a correction names; the
+queues are the hall's own (``display/competitions/machines/queue.py``).
 """
 
 from __future__ import annotations
@@ -17,36 +21,38 @@ from display.competitions.machines.state import (
     Hall,
     HallTournament,
     MachineState,
-    MachineUnavailable,
-    PlayerWithdrawn,
     Queue,
     QueueRefused,
 )
-from scoring.corrections import UnknownEntry, correct_entry, find_entry, void_entry
-from scoring.errors import ScoringError, SettingsError, UnknownMachine, UnknownPlayer
-from scoring.machine_faults import ReplacementRefused, bring_back, take_out
+from display.types import Record, Touched
+from scoring.corrections import correct_score, counted_entry, void_entry
+from scoring.errors import ScoringError, SettingsError, UnknownEntry, UnknownMachine, UnknownPlayer
+from scoring.machine_faults import change_status
 from scoring.model import Entry
-from scoring.tournament import check_entry
+from scoring.tournament import (
+    check_entry,
+    check_in_service,
+    check_still_playing,
+    player_label,
+    withdraw,
+)
+from scoring.tournament import machine_name as machine_name
 
-Touched = tuple[HallTournament, set[str]]
-Handler = Callable[[HallTournament, int, dict[str, Any]], Touched]
+Handled = tuple[HallTournament, Touched]
+"""A handler's result: the new state and the views it touched."""
+Handler = Callable[[HallTournament, int, Record], Handled]
 
 
 # ---------- shared helpers ----------
 
 
 def label(state: HallTournament, player: str) -> str:
-    """ "Ann Example (17)" for a registered player, else "Player 17"."""
-    found = state.players.get(player)
-    return f"{found.name} ({player})" if found else f"Player {player}"
+    """ "Ann Example (17)" for a registered player, else "Player 17" (the rules' own wording,
+    ``scoring.tournament.player_label``)."""
+    return player_label(state, player)
 
 
-def machine_name(state: HallTournament, machine: str) -> str:
-    found = state.machines.get(machine)
-    return found.name if found else f"machine {machine}"
-
-
-def need(record: dict[str, Any], key: str) -> str:
+def need(record: Record, key: str) -> str:
     """A record's ``key`` as text; SettingsError (422) when a hand-made record lacks it."""
     value = record.get(key)
     if value is None or isinstance(value, dict | list) or value == "":
@@ -68,6 +74,7 @@ def known_player(state: HallTournament, player: str) -> str:
 
 
 def with_hall(state: HallTournament, **changes: Any) -> HallTournament:
+    """``state`` with the ``Hall`` fields ``changes`` names replaced (``dataclasses.replace``)."""
     return replace(state, hall=replace(state.hall, **changes))
 
 
@@ -79,25 +86,10 @@ def frozen(hall: Hall, machine: str) -> bool:
     return hall.status(machine).status != "in_service"
 
 
-def unavailable(state: HallTournament, machine: str) -> str | None:
-    """Why ``machine`` takes no scores and no queue now, or None when it is in service."""
-    status = state.hall.status(machine)
-    name = machine_name(state, machine)
-    note = f" ({status.note})" if status.note else ""
-    if status.status == "out_of_order":
-        return f"{name} is out of order{note}; its queue waits until it is back in service."
-    if status.status == "closed":
-        return f"{name} is closed{note}; it takes no more scores."
-    if status.status == "replaced":
-        return f"{name} was replaced by {machine_name(state, status.replacement or '')}{note}."
-    return None
-
-
 def may_play(state: HallTournament, seq: int, player: str, machine: str) -> None:
-    """Raise the rules' error if ``player`` may not play ``machine`` now (a second game without a
-    joker, a seventh machine, qualifying closed…), or PlayerWithdrawn."""
-    if player in state.hall.withdrawn:
-        raise PlayerWithdrawn(f"{label(state, player)} has withdrawn from the tournament.")
+    """Raise the rules' error if ``player`` may not play ``machine`` now: PlayerWithdrawn, or the
+    format's (a second game without a joker, a seventh machine, qualifying closed…)."""
+    check_still_playing(state, state.hall.withdrawn, player)
     check_entry(state, Entry(seq, player, machine, 0))
 
 
@@ -127,27 +119,27 @@ def remove_everywhere(state: HallTournament, player: str, at: str | None) -> Hal
 
 
 def _queue_action(
-    act: Callable[[HallTournament, Queue, str, str, str | None, dict[str, Any]], Queue],
+    act: Callable[[HallTournament, Queue, str, str, str | None, Record], Queue],
     in_service: bool = False,
 ) -> Handler:
-    """A handler for a record ``{machine, player, …}`` on one queue."""
+    """A handler for a record ``{machine, player, …}`` on one queue; ``in_service``: the action
+    needs the machine in service (``scoring.tournament.check_in_service``)."""
 
-    def handle(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+    def handle(state: HallTournament, seq: int, record: Record) -> Handled:
         machine = known_machine(state, need(record, "machine"))
         player = known_player(state, need(record, "player"))
-        if in_service and (why := unavailable(state, machine)):
-            raise MachineUnavailable(why)
+        if in_service:
+            check_in_service(state, state.hall.machines, machine)
         queue = act(state, state.hall.queue(machine), machine, player, record.get("at"), record)
         return with_queue(state, machine, queue), {"queues"}
 
     return handle
 
 
-def _join(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+def _join(state: HallTournament, seq: int, record: Record) -> Handled:
     machine = known_machine(state, need(record, "machine"))
     player = known_player(state, need(record, "player"))
-    if why := unavailable(state, machine):
-        raise MachineUnavailable(why)
+    check_in_service(state, state.hall.machines, machine)
     may_play(state, seq, player, machine)
     if state.hall.settings.one_queue:
         for other, queue in state.hall.queues.items():
@@ -216,72 +208,43 @@ def _position(value: object) -> int:
 # ---------- machine status ----------
 
 
-def _status(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+def _status(state: HallTournament, seq: int, record: Record) -> Handled:
     machine = known_machine(state, need(record, "machine"))
     status = record.get("status")
     if status not in STATUSES:
         raise SettingsError(f"A machine status is one of {', '.join(STATUSES)}, not {status!r}.")
-    note = record.get("note") or None
-    current = state.hall.status(machine)
-    name = machine_name(state, machine)
-    if current.status == "replaced":
-        raise ReplacementRefused(f"{name} was replaced; a replaced machine stays out.")
-    if status == current.status and status != "out_of_order":
-        raise MachineUnavailable(f"{name} is already {status.replace('_', ' ')}.")
-    if current.status == "closed" and status == "out_of_order":
-        raise MachineUnavailable(f"{name} is closed; put it back in service first.")
-    at = record.get("at")
+    raw = record.get("replacement")
+    changed = change_status(
+        state,
+        state.hall.machines,
+        machine,
+        status,
+        record.get("note") or None,
+        str(raw) if raw else None,
+        seq,
+    )
+    state, info, at = changed.tournament, changed.state, record.get("at")
     touched = {"machines", "queues", f"machine/{machine}", "standings"}
-    if current.status == "closed":
-        state = bring_back(state, machine)
     if status == "in_service" or status == "out_of_order":
         queue = state.hall.queue(machine)
         queue = q.freeze(queue) if status == "out_of_order" else queue
         state = with_queue(state, machine, queue)
-        return _set_status(state, machine, MachineState(status, note)), touched
-    replacement = _replacement(state, machine, record) if status == "replaced" else None
-    out = take_out(state, machine, replacement, seq)
-    state = replace(state, **_fields(out.tournament))
-    wiped = {**state.hall.wiped, **{e.seq: seq for e in out.wiped}}
+        return _set_status(state, machine, info), touched
+    # Closed or replaced: its queue empties; a replacement takes its players, in their order.
+    wiped = {**state.hall.wiped, **{e.seq: seq for e in changed.wiped}}
     leaving = state.hall.queue(machine)
     movers = [*([leaving.up.player] if leaving.up else []), *(w.player for w in leaving.waiting)]
     state = with_hall(state, wiped=wiped, queues={**state.hall.queues, machine: Queue()})
+    replacement = info.replacement
     if replacement is not None:
         touched.add(f"machine/{replacement}")
         state = with_queue(state, replacement, q.append(state.hall.queue(replacement), movers, at))
         state = prune(state, seq)
-    info = MachineState(status, note, replacement, out.owed)
     return _set_status(state, machine, info), touched
-
-
-def _fields(tournament: Any) -> dict[str, Any]:
-    names = ("config", "entries", "tables", "standings")
-    return {name: getattr(tournament, name) for name in names}
 
 
 def _set_status(state: HallTournament, machine: str, info: MachineState) -> HallTournament:
     return with_hall(state, machines={**state.hall.machines, machine: info})
-
-
-def _replacement(state: HallTournament, machine: str, record: dict[str, Any]) -> str:
-    raw = record.get("replacement")
-    if not raw:
-        raise ReplacementRefused(
-            f"Name the machine that replaces {machine_name(state, machine)} (add it first)."
-        )
-    other = known_machine(state, str(raw))
-    name = machine_name(state, other)
-    if other == machine:
-        raise ReplacementRefused(f"{name} cannot replace itself.")
-    if why := unavailable(state, other):
-        raise MachineUnavailable(why)
-    if state.entries.get(other) or any(
-        s.replacement == other for s in state.hall.machines.values()
-    ):
-        raise ReplacementRefused(
-            f"{name} already has scores or replaces another machine; a replacement starts fresh."
-        )
-    return other
 
 
 # ---------- corrections, voids, withdrawals ----------
@@ -289,39 +252,21 @@ def _replacement(state: HallTournament, machine: str, record: dict[str, Any]) ->
 
 def entry_of(state: HallTournament, seq: object) -> Entry:
     """The entry a ``score_recorded`` or ``score_corrected`` record at ``seq`` stands for, as it
-    counts now. Raises UnknownEntry saying why there is none."""
-    number = seq if isinstance(seq, int) and not isinstance(seq, bool) else -1
-    origin = state.hall.origins.get(number)
-    if origin is None:
+    counts now (``scoring.corrections.counted_entry``). Raises UnknownEntry saying why there is
+    none; ``seq`` that is not a record number is none."""
+    if not isinstance(seq, int) or isinstance(seq, bool):
         raise UnknownEntry(f"Record {seq} is not a recorded score.")
-    if origin in state.hall.voided:
-        raise UnknownEntry(
-            f"The score of record {origin} was voided by record {state.hall.voided[origin]}."
-        )
-    if origin in state.hall.wiped:
-        raise UnknownEntry(
-            f"The score of record {origin} was wiped when its machine was replaced "
-            f"(record {state.hall.wiped[origin]})."
-        )
-    found = find_entry(state, origin)
-    if found is None:  # pragma: no cover - origins only name entries still recorded
-        raise UnknownEntry(f"Record {seq} is not a recorded score.")
-    return found
+    hall = state.hall
+    return counted_entry(state, seq, hall.origins, hall.voided, hall.wiped)
 
 
-def _correct(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+def _correct(state: HallTournament, seq: int, record: Record) -> Handled:
     entry = entry_of(state, record.get("corrects"))
     player = str(record.get("player") or entry.player)
     machine = str(record.get("machine") or entry.machine)
-    if machine != entry.machine:
-        known_machine(state, machine)
-        if state.hall.status(machine).status in ("closed", "replaced"):
-            raise MachineUnavailable(unavailable(state, machine) or "")
-    if player != entry.player and player in state.hall.withdrawn:
-        raise PlayerWithdrawn(f"{label(state, player)} has withdrawn from the tournament.")
-    score = record.get("score")
-    fixed = correct_entry(state, entry.seq, score, player, machine)  # type: ignore[arg-type]
     hall = state.hall
+    score = record.get("score")
+    fixed = correct_score(state, entry, score, player, machine, hall.machines, hall.withdrawn)
     fixed = with_hall(
         fixed,
         origins={**hall.origins, seq: entry.seq},
@@ -330,23 +275,19 @@ def _correct(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched
     return fixed, {f"machine/{entry.machine}", f"machine/{machine}", "standings"}
 
 
-def _void(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+def _void(state: HallTournament, seq: int, record: Record) -> Handled:
     entry = entry_of(state, record.get("voids"))
     gone = void_entry(state, entry.seq)
     gone = with_hall(gone, voided={**state.hall.voided, entry.seq: seq})
     return gone, {f"machine/{entry.machine}", "standings"}
 
 
-def _withdraw(state: HallTournament, seq: int, record: dict[str, Any]) -> Touched:
+def _withdraw(state: HallTournament, seq: int, record: Record) -> Handled:
     player = known_player(state, need(record, "player"))
-    if player in state.hall.withdrawn:
-        raise PlayerWithdrawn(f"{label(state, player)} has already withdrawn.")
-    state = remove_everywhere(state, player, record.get("at"))
     reason = str(record.get("reason") or "")
-    return with_hall(state, withdrawn={**state.hall.withdrawn, player: reason}), {
-        "players",
-        "queues",
-    }
+    withdrawn = withdraw(state, state.hall.withdrawn, player, reason)
+    state = remove_everywhere(state, player, record.get("at"))
+    return with_hall(state, withdrawn=withdrawn), {"players", "queues"}
 
 
 HANDLERS: Mapping[str, Handler] = {

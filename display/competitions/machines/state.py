@@ -17,32 +17,24 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Literal, get_args
 
 from scoring.errors import EntryNotAllowed, SettingsError
+
+# A machine's status is the rules' (``scoring.machine_faults`` changes it); the hall keeps it.
+from scoring.model import STATUSES as STATUSES
+from scoring.model import MachineState as MachineState
+from scoring.model import Status as Status
 from scoring.settings import check_known, choice, whole_number
 from scoring.tournament import Tournament
 
 SkipTo = Literal["back", "out"]
-Status = Literal["in_service", "out_of_order", "closed", "replaced"]
-STATUSES: tuple[str, ...] = get_args(Status)
 KEEP_LENGTHS = 50
 """Game lengths kept per machine (the estimate uses the last ``recent_games`` of them)."""
 
 
 class QueueRefused(EntryNotAllowed):
-    """A queue action the queue's state does not allow now (409)."""
+    """A queue action the queue's state does not allow now (409). The queues are the hall's, not
+    the rules' (docs/rules.md: the hall "is about running the room"), so this stays here."""
 
     code = "queue_refused"
-
-
-class MachineUnavailable(EntryNotAllowed):
-    """A machine out of order, closed or replaced refuses this (409)."""
-
-    code = "machine_unavailable"
-
-
-class PlayerWithdrawn(EntryNotAllowed):
-    """A withdrawn player neither queues nor scores (409)."""
-
-    code = "player_withdrawn"
 
 
 def _flag(name: str, value: object) -> bool:
@@ -142,17 +134,6 @@ class Queue:
         return (self.up is not None and self.up.player == player) or self.position(
             player
         ) is not None
-
-
-@dataclass(frozen=True, slots=True)
-class MachineState:
-    """A machine's status (``STATUSES``). ``replacement``: the machine that replaced it.
-    ``owed``: players owed a game on the replacement (their scores here were wiped)."""
-
-    status: Status = "in_service"
-    note: str | None = None
-    replacement: str | None = None
-    owed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

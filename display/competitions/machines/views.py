@@ -19,23 +19,24 @@ service has no ``wait``. No nulls: an absent key means none (``views.compact``).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from display.competitions.docs import compact
 from display.competitions.machines import queue as hall_queue
 from display.competitions.machines.state import HallTournament
+from display.types import Doc
 from scoring.model import MachineTable, Standings
 from scoring.rounding import points_json as number
 from scoring.tournament import Tournament
 
 
-def machine_status(tournament: Any, machine: str) -> dict[str, Any]:
+def machine_status(tournament: HallTournament, machine: str) -> Doc:
     """The hall keys of one ``machines`` entry: ``status``, ``note``, ``replacement`` and
     ``owed`` (players owed a game on the replacement) for a machine not in service; ``replaces``
     and ``owed`` on the machine that replaced another. Empty for a plain machine in service."""
     hall = tournament.hall
     info = hall.status(machine)
-    out: dict[str, Any] = {}
+    out: Doc = {}
     if info.status != "in_service":
         out = compact(
             {
@@ -53,12 +54,12 @@ def machine_status(tournament: Any, machine: str) -> dict[str, Any]:
     return out
 
 
-def queues_view(tournament: HallTournament) -> dict[str, Any]:
+def queues_view(tournament: HallTournament) -> Doc:
     """``queues``: every machine's queue (module docstring)."""
     return {machine: queue_doc(tournament, machine) for machine in tournament.machines}
 
 
-def queue_doc(tournament: HallTournament, machine: str) -> dict[str, Any]:
+def queue_doc(tournament: HallTournament, machine: str) -> Doc:
     """One machine's entry of the ``queues`` view."""
     hall = tournament.hall
     info, queue, settings = hall.status(machine), hall.queue(machine), hall.settings
@@ -101,13 +102,14 @@ def queue_doc(tournament: HallTournament, machine: str) -> dict[str, Any]:
     )
 
 
-def tournament_view(meta: dict[str, Any], tournament: Tournament) -> dict[str, Any]:
-    """``tournament``: id, name, format, title, settings, cut (or None), and ``hall``: the hall
-    settings (``display.competitions.machines.state.HallSettings``) when the tournament has a hall."""
+def tournament_view(meta: Mapping[str, str], tournament: Tournament) -> Doc:
+    """``tournament``: id, name (``meta``: the tournament's), format, title, settings, cut (or
+    None), and ``hall``: the hall settings (``display.competitions.machines.state.HallSettings``)
+    when the tournament has a hall."""
     settings = tournament.format.settings_dict(tournament.config)
     qualify, standby = settings.get("qualify"), settings.get("standby")
     cut = {"qualify": qualify, "standby": standby} if qualify is not None else None
-    hall = getattr(tournament, "hall", None)
+    hall = tournament.hall if isinstance(tournament, HallTournament) else None
     return compact(
         {
             "id": meta["id"],
@@ -121,24 +123,23 @@ def tournament_view(meta: dict[str, Any], tournament: Tournament) -> dict[str, A
     )
 
 
-def machines_view(tournament: Tournament) -> dict[str, Any]:
+def machines_view(tournament: Tournament) -> Doc:
     """``machines``: machine id -> name, display order (order added, from 1) and, for a machine
     not in service, its hall status (``machine_status``)."""
-    hall = getattr(tournament, "hall", None)
     return {
         mid: {
             "name": machine.name,
             "order": order,
-            **(machine_status(tournament, mid) if hall is not None else {}),
+            **(machine_status(tournament, mid) if isinstance(tournament, HallTournament) else {}),
         }
         for order, (mid, machine) in enumerate(tournament.machines.items(), start=1)
     }
 
 
-def players_view(tournament: Tournament) -> dict[str, Any]:
+def players_view(tournament: Tournament) -> Doc:
     """``players``: player number -> name, guest flag, and ``withdrawn`` (the reason, "" for none
     given) only for a withdrawn player."""
-    hall = getattr(tournament, "hall", None)
+    hall = tournament.hall if isinstance(tournament, HallTournament) else None
     withdrawn = hall.withdrawn if hall is not None else {}
     return {
         number_: compact(
@@ -148,7 +149,7 @@ def players_view(tournament: Tournament) -> dict[str, Any]:
     }
 
 
-def machine_view(tournament: Tournament, machine_id: str) -> dict[str, Any]:
+def machine_view(tournament: Tournament, machine_id: str) -> Doc:
     """``machine/<id>``: how many have played it, the latest score, and every row.
 
     Row keys ``place``/``points`` are absent for an unranked row; ``bonus``/``joker`` only when set;
@@ -156,7 +157,7 @@ def machine_view(tournament: Tournament, machine_id: str) -> dict[str, Any]:
     """
     table: MachineTable = tournament.tables[machine_id]
     entries = tournament.entries[machine_id]
-    hall = getattr(tournament, "hall", None)
+    hall = tournament.hall if isinstance(tournament, HallTournament) else None
     fixed = {e.player for e in entries if hall is not None and e.seq in hall.corrected}
     latest = entries[-1] if entries else None
     return compact(
@@ -184,7 +185,7 @@ def machine_view(tournament: Tournament, machine_id: str) -> dict[str, Any]:
     )
 
 
-def standings_view(standings: Standings) -> dict[str, Any]:
+def standings_view(standings: Standings) -> Doc:
     """``standings``: player number -> place, total, machines played, band, league points."""
     return {
         "rows": {

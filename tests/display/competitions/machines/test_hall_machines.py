@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from display.competitions.machines.kind import MACHINES
-from display.competitions.machines.state import MachineUnavailable
 from scoring.epc.classic import Fault
+from scoring.errors import MachineUnavailable
 from scoring.machine_faults import ReplacementRefused
 from tests.display.competitions.machines.test_queue_api import act, order, steward
 from tests.display.competitions.machines.test_queue_flow import Hall
