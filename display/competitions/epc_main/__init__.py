@@ -8,19 +8,20 @@ from typing import Any
 
 from display.competitions.base import Competition, Default, Page, Template
 from display.competitions.docs import ordinal
-from display.competitions.epc_main.boards import BoardState
 from display.competitions.epc_main.kind import KIND
-from display.competitions.epc_main.state import MainState
 from display.competitions.machines import EPC_QUALIFYING_DEFAULTS
+from scoring.epc.main_tournament import MainTournament
+from scoring.epc.side_tournaments import SideTournament
 from scoring.tournament import Tournament
 from scoring.what_if import Target
 
 
-def qualifying(state: Any) -> Tournament | None:
-    """The qualifying tournament while qualifying runs (EPC 2009, EPC Qualifying), else None."""
-    if isinstance(state, MainState) and state.stage == "qualifying":
+def qualifying(state: object) -> Tournament | None:
+    """The qualifying tournament of an EPC main, Classic or Kids state while qualifying runs (EPC
+    2009, EPC Qualifying), else None."""
+    if isinstance(state, MainTournament) and state.stage == "qualifying":
         return state.qualifying
-    if isinstance(state, BoardState) and state.stage == "qualifying":
+    if isinstance(state, SideTournament) and state.stage == "qualifying":
         return state.tournament
     return None
 

@@ -13,6 +13,9 @@ the two formats over) with the close, machine faults and the Classic's semi-fina
 | score_recorded     | player, machine, score (after the close)| a Classic semi-final or final score  | classic/games      |
 | playoff_recorded   | tie ("1", "2", "final"), order          | equal scores in a Classic game       | every view         |
 
+The rules of each step are ``scoring.epc.side_tournaments``'s (``SideTournament`` is the state);
+this module reads the records' fields and calls them.
+
 ``qualifying_closed`` sets ``closed_after`` to the version just before it, so every score
 recorded before it counts and none after. ``machine_fault`` decides with
 ``scoring.epc.classic.machine_fault`` from the scores recorded so far (closed, or replaced by
@@ -29,106 +32,34 @@ Views: ``classic`` ``{"closed", "stage", "places": {slot: {"machine", "player", 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from functools import cached_property
-from typing import Any
+from collections.abc import Iterable
+from dataclasses import replace
 
 from display.competitions.base import EVERY_VIEW
 from display.competitions.docs import compact
 from display.competitions.machines.kind import HALL_RECORDS, MACHINES
+from display.types import Doc, FormatSettings, Record, Touched
 from scoring import EPC_CLASSIC
-from scoring.epc.classic import (
-    ClassicConfig,
-    after_fault,
-    classic_final,
-    classic_qualifiers,
-    classic_semifinals,
-    machine_fault,
-)
+from scoring.epc.classic import ClassicConfig, after_fault, machine_fault
 from scoring.epc.classic_board import place_leads
-from scoring.epc.errors import UnresolvedTie
-from scoring.epc.finals import Game, GameResult, play_game
-from scoring.errors import (
-    EntryNotAllowed,
-    MachineAlreadyPlayed,
-    SettingsError,
-    UnknownMachine,
-    UnknownPlayer,
+from scoring.epc.side_tournaments import (
+    CLASSIC_PLAYOFF_TIES,
+    SideTournament,
+    check_classic_stage_may_start,
+    check_fault_allowed,
+    check_may_close,
+    check_places_kept,
+    record_classic_game,
+    record_classic_playoff,
+    start_classic_stage,
+    with_fault,
 )
+from scoring.errors import SettingsError, UnknownMachine
 from scoring.model import Entry, Machine
 from scoring.rounding import points_json
-from scoring.tournament import Tournament, add_machine, check_score
+from scoring.tournament import add_machine, check_score
 
 FORMATS = ("epc-classic", "epc-kids")
-STAGES = ("qualifying", "semifinal", "final", "complete")
-SEMIS = ("1", "2")
-
-
-class StageNotReady(EntryNotAllowed):
-    """A Classic stage record the rules do not allow yet (EPC 2009, EPC Classic Tournament)."""
-
-    code = "stage_not_ready"
-
-
-@dataclass(frozen=True)
-class BoardState:
-    """A Classic or Kids tournament: the qualifying ``Tournament`` plus (Classic) its stages.
-    ``faults``: machine -> (action, free-game players) as decided. ``games``: game key ->
-    entries."""
-
-    tournament: Tournament
-    stage: str = "qualifying"
-    faults: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
-    games: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict)
-    playoffs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    game_machines: Mapping[str, str] = field(default_factory=dict)
-
-    @property
-    def classic(self) -> bool:
-        return self.tournament.format.name == "epc-classic"
-
-    @property
-    def closed(self) -> bool:
-        return self.tournament.config.closed_after is not None
-
-    @cached_property
-    def places(self) -> tuple[Any, ...]:
-        return classic_qualifiers(self.tournament.config, self.tournament.tables)
-
-    @cached_property
-    def stage_games(self) -> dict[str, Game]:
-        """Classic semi-finals once started, and the final once both are decided."""
-        if STAGES.index(self.stage) < 1:
-            return {}
-        out = dict(zip(SEMIS, classic_semifinals(self.places), strict=True))
-        if STAGES.index(self.stage) >= 2:
-            first, second = self._result(out, "1"), self._result(out, "2")
-            if first is not None and second is not None:
-                out["final"] = classic_final(first, second)
-        return out
-
-    def scores(self, key: str) -> dict[str, int]:
-        return {e.player: e.score for e in self.games.get(key, ())}
-
-    def result(self, key: str) -> GameResult | None:
-        return self._result(self.stage_games, key)
-
-    def _result(self, games: Mapping[str, Game], key: str) -> GameResult | None:
-        game, scores = games.get(key), self.scores(key)
-        if game is None or len(scores) < len(game.players):
-            return None
-        try:
-            return play_game(game, scores, "playoff", self.playoffs.get(key, ()))
-        except UnresolvedTie:
-            return None
-
-    def tie(self, key: str) -> tuple[str, ...]:
-        game, scores = self.stage_games.get(key), self.scores(key)
-        if game is None or len(scores) < len(game.players) or self.result(key) is not None:
-            return ()
-        values = list(scores.values())
-        return tuple(p for p in game.players if values.count(scores[p]) > 1)
 
 
 class BoardsKind:
@@ -137,14 +68,16 @@ class BoardsKind:
 
     name = "epc_boards"
 
-    def create(self, record: dict[str, Any]) -> BoardState:
-        return BoardState(MACHINES.create(record))
+    def create(self, record: Record) -> SideTournament:
+        return SideTournament(MACHINES.create(record))
 
-    def apply(self, state: BoardState, seq: int, record: dict[str, Any]) -> tuple[Any, set[str]]:
+    def apply(
+        self, state: SideTournament, seq: int, record: Record
+    ) -> tuple[SideTournament, Touched]:
         kind = record["type"]
         if kind == "qualifying_closed":
-            if state.closed:
-                raise StageNotReady("Qualifying has already closed.")
+            check_may_close(state)
+            # the close falls just before its own record: every score recorded before it counts
             return self._settings(state, {"closed_after": seq - 1}), {EVERY_VIEW}
         if kind == "settings_changed":
             return self._settings(state, record["settings"]), {EVERY_VIEW}
@@ -174,20 +107,20 @@ class BoardsKind:
         extra = {"classic"} if state.classic else set()
         return replace(state, tournament=tournament), touched | extra
 
-    def _settings(self, state: BoardState, changes: dict[str, Any]) -> BoardState:
+    def _settings(self, state: SideTournament, changes: FormatSettings) -> SideTournament:
         new = replace(state, tournament=MACHINES.with_settings(state.tournament, changes))
-        if state.stage != "qualifying" and new.places != state.places:
-            raise StageNotReady("The Classic semi-finals have started: the places are final.")
+        check_places_kept(state, new)
         return new
 
-    def _fault(self, state: BoardState, seq: int, record: dict[str, Any]) -> BoardState:
+    def _fault(self, state: SideTournament, seq: int, record: Record) -> SideTournament:
+        """``machine_fault``: ``machine``, ``repairable``, and ``replacement`` (an id; a new one
+        needs ``replacement_name``)."""
         machine = str(record.get("machine"))
         tournament = state.tournament
         if machine not in tournament.machines:
             raise UnknownMachine(f"There is no machine {machine} in this tournament.")
+        check_fault_allowed(state, machine)
         config: ClassicConfig = tournament.config
-        if config.fault_on(machine) is not None or state.closed:
-            raise StageNotReady(f"Machine {machine} is already out of qualifying, or it closed.")
         replacement = record.get("replacement") or None
         if replacement is not None and replacement not in tournament.machines:
             name = record.get("replacement_name")
@@ -199,83 +132,41 @@ class BoardsKind:
             config, tournament.entries[machine], bool(record.get("repairable")), bool(replacement)
         )
         changed = after_fault(config, machine, decision, seq, replacement)
-        new = self._settings(state, {"faults": faults_setting(changed)})
-        return replace(
-            new, faults={**state.faults, machine: (decision.action, decision.free_games)}
-        )
+        return with_fault(self._settings(state, faults_setting(changed)), machine, decision)
 
-    def _advance(self, state: BoardState, record: dict[str, Any]) -> BoardState:
+    def _advance(self, state: SideTournament, record: Record) -> SideTournament:
+        """``stage_advanced``: ``stage``, and ``machines`` ``{game key: id}`` (optional)."""
         target = record.get("stage")
-        at = STAGES.index(state.stage)
-        want = STAGES[at + 1] if at + 1 < len(STAGES) else None
-        if target != want:
-            raise StageNotReady(f"The next Classic stage is {want or 'none'}, not {target!r}.")
-        if target == "semifinal" and not state.closed:
-            raise StageNotReady("Close Classic qualifying before the semi-finals start.")
-        needed = SEMIS if target == "final" else ("final",) if target == "complete" else ()
-        for key in needed:
-            if state.result(key) is None:
-                tied = state.tie(key)
-                raise StageNotReady(
-                    f"Classic game {key} is not decided: "
-                    + (f"players {', '.join(tied)} tied; record their play-off." if tied else "")
-                    + ("" if tied else "not every score is in.")
-                )
-        new = replace(state, stage=target)
+        check_classic_stage_may_start(state, target)
         machines = record.get("machines") or {}
         if not isinstance(machines, dict):
             raise SettingsError("Machines for the Classic games are given by game key.")
-        for key, machine in machines.items():
-            game = new.stage_games.get(key)
-            if game is None:
-                raise SettingsError(f"There is no Classic game {key!r} at this stage.")
-            if game.machines and machine not in game.machines:
-                raise EntryNotAllowed(
-                    f"The {game.name} is played on one of machines {', '.join(game.machines)}."
-                )
-            if machine not in state.tournament.machines:
-                raise UnknownMachine(f"There is no machine {machine} in this tournament.")
-        return replace(new, game_machines={**state.game_machines, **machines})
+        return start_classic_stage(state, str(target), machines)
 
-    def _playoff(self, state: BoardState, record: dict[str, Any]) -> BoardState:
+    def _playoff(self, state: SideTournament, record: Record) -> SideTournament:
+        """``playoff_recorded``: ``tie`` (a Classic game key) and ``order``, best first."""
         tie, order = record.get("tie"), record.get("order")
-        if tie not in (*SEMIS, "final"):
+        if tie not in CLASSIC_PLAYOFF_TIES:
             raise SettingsError(f"A Classic play-off is for game 1, 2 or final, not {tie!r}.")
         if not isinstance(order, list) or not all(isinstance(p, str) for p in order):
             raise SettingsError("A play-off order is a list of player numbers, best first.")
-        return replace(state, playoffs={**state.playoffs, str(tie): tuple(order)})
+        return record_classic_playoff(state, str(tie), order)
 
-    def _game(self, state: BoardState, seq: int, record: dict[str, Any]) -> BoardState:
+    def _game(self, state: SideTournament, seq: int, record: Record) -> SideTournament:
+        """``score_recorded`` after the close: a Classic semi-final or final score."""
         entry = Entry(
             seq, str(record["player"]), str(record["machine"]), check_score(record["score"])
         )
-        if state.stage == "complete":
-            raise StageNotReady("The Classic is over: no more scores are recorded.")
-        if entry.machine not in state.tournament.machines:
-            raise UnknownMachine(f"There is no machine {entry.machine} in this tournament.")
-        current = SEMIS if state.stage == "semifinal" else ("final",)
-        games = state.stage_games
-        key = next((k for k in current if k in games and entry.player in games[k].players), None)
-        if key is None:
-            raise UnknownPlayer(f"Player {entry.player} is not in a Classic {state.stage} game.")
-        game = state.stage_games[key]
-        allowed = (state.game_machines[key],) if key in state.game_machines else game.machines
-        if allowed and entry.machine not in allowed:
-            raise EntryNotAllowed(f"The {game.name} is played on machine {' or '.join(allowed)}.")
-        if entry.player in state.scores(key):
-            raise MachineAlreadyPlayed(
-                f"Player {entry.player} already has a score in the {game.name}."
-            )
-        return replace(state, games={**state.games, key: (*state.games.get(key, ()), entry)})
+        return record_classic_game(state, entry)
 
-    def view_names(self, state: BoardState) -> Iterable[str]:
+    def view_names(self, state: SideTournament) -> Iterable[str]:
         yield from MACHINES.view_names(state.tournament)
         if state.classic:
             yield "classic"
             if state.stage != "qualifying":
                 yield "classic/games"
 
-    def view(self, state: BoardState, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
+    def view(self, state: SideTournament, meta: Doc, name: str) -> Doc | None:
         if name == "classic" and state.classic:
             return classic_view(state)
         if name == "classic/games" and state.classic:
@@ -286,16 +177,17 @@ class BoardsKind:
         return doc
 
 
-def faults_setting(config: ClassicConfig) -> list[dict[str, Any]]:
-    """The ``faults`` setting of ``config`` as JSON."""
-    return EPC_CLASSIC.settings_dict(config)["faults"]  # type: ignore[no-any-return]
+def faults_setting(config: ClassicConfig) -> FormatSettings:
+    """The settings change that records ``config``'s faults: ``{"faults": [{"machine", "after",
+    "replacement"}, ...]}`` as ``EPC_CLASSIC`` reads them."""
+    return {"faults": EPC_CLASSIC.settings_dict(config)["faults"]}
 
 
-def classic_view(state: BoardState) -> dict[str, Any]:
+def classic_view(state: SideTournament) -> Doc:
     """``classic``: who holds each machine and by how much, and the faults."""
     config: ClassicConfig = state.tournament.config
     leads = {lead.slot: lead for lead in place_leads(config, state.tournament.tables, state.places)}
-    places = {}
+    places: Doc = {}
     for place in state.places:
         lead = leads[place.slot]
         places[str(place.slot)] = compact(
@@ -308,7 +200,7 @@ def classic_view(state: BoardState) -> dict[str, Any]:
                 "lead": points_json(lead.lead) if lead.lead is not None else None,
             }
         )
-    faults = {}
+    faults: Doc = {}
     for fault in config.faults:
         action, free = state.faults.get(fault.machine, ("close", ()))
         faults[fault.machine] = compact(
@@ -326,9 +218,9 @@ def classic_view(state: BoardState) -> dict[str, Any]:
     )
 
 
-def classic_games_view(state: BoardState) -> dict[str, Any]:
+def classic_games_view(state: SideTournament) -> Doc:
     """``classic/games``: the semi-finals and final with their players and results."""
-    out: dict[str, Any] = {}
+    out: Doc = {}
     for order, (key, game) in enumerate(state.stage_games.items(), start=1):
         scores, result = state.scores(key), state.result(key)
         places = dict(zip(result.order, result.places, strict=True)) if result else {}

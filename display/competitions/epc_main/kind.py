@@ -30,6 +30,9 @@ default the first 8 added; ``pairs``: the TD's partners by seed, default ``pairi
 places), ``"quarterfinal"`` (the top 8 with ``quarterfinal_ties="playoff"``), ``"A"``, ``"B"``,
 ``"playoff"`` or ``"final"`` (equal scores in that game with ``game_ties="playoff"``).
 
+The rules of each step are ``scoring.epc.main_tournament``'s (``MainTournament`` is the state);
+``display.competitions.epc_main.records`` reads the stage records' fields and calls them.
+
 Settings: every "epc-qualifying" setting, plus the stage choices of ``scoring.epc.stages``
 (``replaced_rank``, ``vacancies``, ``absent_standby``, ``pairing``, ``quarterfinal_ties`` for the
 stages' ``cut_ties``, ``place_ties``, ``game_ties``); ``qualify``, ``standby`` and ``scale`` serve
@@ -40,25 +43,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any
 
 from display.competitions.base import EVERY_VIEW
 from display.competitions.epc_main import boards as epc_boards
 from display.competitions.epc_main import views as stage_views
-from display.competitions.epc_main.state import (
-    STAGE_SETTINGS,
-    MainState,
-    StageNotReady,
-    advance,
-    record_game,
-    record_playoff,
-    register,
-    set_pairs,
-    stages_config,
-    start_round,
-)
+from display.competitions.epc_main.records import STAGE_RECORDS, score_recorded
 from display.competitions.machines.kind import HALL_RECORDS, MACHINES
+from display.types import Doc, FormatSettings, Record, Touched
 from scoring import EPC_QUALIFYING
+from scoring.epc.main_tournament import (
+    STAGE_SETTINGS,
+    MainTournament,
+    check_player_may_enter,
+    check_qualifying_settings_may_change,
+    new_main_tournament,
+    split_settings,
+    with_settings,
+)
+from scoring.epc.side_tournaments import SideTournament
 from scoring.errors import SettingsError
 from scoring.tournament import new_tournament
 
@@ -66,75 +68,59 @@ FORMAT = "epc-main"
 TITLE = "EPC main tournament"
 
 QUALIFYING_RECORDS = ("player_added", "machine_added", "score_recorded", "settings_changed")
-STAGE_RECORDS = {
-    "stage_advanced": lambda s, seq, r: advance(s, r),
-    "pairs_set": lambda s, seq, r: set_pairs(s, r),
-    "registered": lambda s, seq, r: register(s, r),
-    "round_started": lambda s, seq, r: start_round(s, r),
-    "playoff_recorded": lambda s, seq, r: record_playoff(s, r),
-}
 
-
-def split_settings(settings: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Settings -> (qualifying settings, stage settings)."""
-    stage = {k: v for k, v in settings.items() if k in STAGE_SETTINGS}
-    return {k: v for k, v in settings.items() if k not in STAGE_SETTINGS}, stage
+EpcState = MainTournament | SideTournament
+"""The state of an "epc-main" tournament, or of an "epc-classic" or "epc-kids" one."""
 
 
 class EpcMainKind:
-    """Records of "epc-main" -> ``MainState`` -> views; "epc-classic" goes to ``epc_boards``."""
+    """Records of "epc-main" -> ``MainTournament`` -> views; "epc-classic" and "epc-kids" go to
+    ``epc_boards``."""
 
     name = "epc_main"
 
-    def create(self, record: dict[str, Any]) -> Any:
+    def create(self, record: Record) -> EpcState:
         if record["format"] != FORMAT:
             return epc_boards.BOARDS.create(record)
         qualifying, stage = split_settings(record.get("settings") or {})
-        tournament = new_tournament(EPC_QUALIFYING, qualifying)
-        config = stages_config(stage, EPC_QUALIFYING.settings_dict(tournament.config))
-        return MainState(tournament, config, stage)
+        return new_main_tournament(new_tournament(EPC_QUALIFYING, qualifying), stage)
 
-    def apply(self, state: Any, seq: int, record: dict[str, Any]) -> tuple[Any, set[str]]:
-        if not isinstance(state, MainState):
+    def apply(self, state: EpcState, seq: int, record: Record) -> tuple[EpcState, Touched]:
+        if not isinstance(state, MainTournament):
             return epc_boards.BOARDS.apply(state, seq, record)
         kind = record["type"]
         if kind in STAGE_RECORDS:
-            return STAGE_RECORDS[kind](state, seq, record), {EVERY_VIEW}
+            return STAGE_RECORDS[kind](state, record), {EVERY_VIEW}
         if kind == "settings_changed":
             return self.with_settings(state, record["settings"]), {EVERY_VIEW}
         if kind == "score_recorded" and state.stage != "qualifying":
-            new = record_game(state, seq, record)
+            new = score_recorded(state, seq, record)
             return new, self.touched_by_game(new, str(record["machine"]))
-        if kind == "player_added" and state.stage != "qualifying":
-            raise StageNotReady("Qualifying has closed: no more players can enter the EPC.")
+        if kind == "player_added":
+            check_player_may_enter(state)
         if kind not in QUALIFYING_RECORDS and kind not in HALL_RECORDS:
             raise SettingsError(f"The EPC main tournament has no record {kind!r}.")
         qualifying, touched = MACHINES.apply(state.qualifying, seq, record)
         return replace(state, qualifying=qualifying), touched
 
-    def touched_by_game(self, state: MainState, machine: str) -> set[str]:
+    def touched_by_game(self, state: MainTournament, machine: str) -> Touched:
+        """The views a stage game changes: its stage's, the placings and the stage summary."""
         if state.stage == "quarterfinal":
             return {"quarterfinal", f"quarterfinal/{machine}", "placings", "stage"}
         return {"semifinal", "finals", "placings", "stage"}
 
-    def with_settings(self, state: MainState, changes: dict[str, Any]) -> MainState:
+    def with_settings(self, state: MainTournament, changes: FormatSettings) -> MainTournament:
         """Changed settings; qualifying ones only while qualifying runs. Raises SettingsError, or
         the rule error a recorded game now breaks."""
         qualifying, stage = split_settings(changes)
         tournament = state.qualifying
         if qualifying:
-            if state.stage != "qualifying":
-                names = ", ".join(sorted(qualifying))
-                raise SettingsError(f"Qualifying has closed; {names} can no longer change.")
+            check_qualifying_settings_may_change(state, qualifying)
             tournament = MACHINES.with_settings(tournament, qualifying)
-        merged = {**state.stage_settings, **stage}
-        config = stages_config(merged, EPC_QUALIFYING.settings_dict(tournament.config))
-        new = replace(state, qualifying=tournament, config=config, stage_settings=merged)
-        new.quarterfinal  # noqa: B018 - every recorded game must still be allowed
-        return new
+        return with_settings(state, tournament, stage)
 
-    def view_names(self, state: Any) -> Iterable[str]:
-        if not isinstance(state, MainState):
+    def view_names(self, state: EpcState) -> Iterable[str]:
+        if not isinstance(state, MainTournament):
             yield from epc_boards.BOARDS.view_names(state)
             return
         yield from MACHINES.view_names(state.qualifying)
@@ -147,8 +133,8 @@ class EpcMainKind:
         if state.at_least("final"):
             yield "finals"
 
-    def view(self, state: Any, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
-        if not isinstance(state, MainState):
+    def view(self, state: EpcState, meta: Doc, name: str) -> Doc | None:
+        if not isinstance(state, MainTournament):
             return epc_boards.BOARDS.view(state, meta, name)
         if name == "tournament":
             doc = MACHINES.view(state.qualifying, meta, name)

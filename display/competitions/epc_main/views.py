@@ -19,17 +19,16 @@ Shapes (no nulls; an absent key means "none"; order is a field):
 
 from __future__ import annotations
 
-from typing import Any
-
 from display.competitions.docs import compact
-from display.competitions.epc_main.state import GAME_KEYS, MainState
+from display.types import Doc
+from scoring.epc.main_tournament import GAME_KEYS, MainTournament
 from scoring.rounding import points_json
 
 GAME_ORDER = {"A": 1, "B": 2, "playoff": 1, "final": 2}
 PLACE_OFFSET = {"A": 0, "B": 0, "playoff": 4, "final": 0}
 
 
-def stage_view(state: MainState) -> dict[str, Any]:
+def stage_view(state: MainTournament) -> Doc:
     """``stage``: where the tournament is and what the next step waits for."""
     return compact(
         {
@@ -40,7 +39,7 @@ def stage_view(state: MainState) -> dict[str, Any]:
     )
 
 
-def waiting(state: MainState) -> str:
+def waiting(state: MainTournament) -> str:
     """What the next step needs, in a TD's words."""
     if state.stage == "qualifying":
         return "Qualifying is running; the TD closes it by starting the quarter-finals."
@@ -68,7 +67,7 @@ def waiting(state: MainState) -> str:
     return "The EPC is complete."
 
 
-def quarterfinal_view(state: MainState) -> dict[str, Any] | None:
+def quarterfinal_view(state: MainTournament) -> Doc | None:
     """``quarterfinal``: the line-up, stand-bys, pairs with their machines, and the table."""
     seeds, lineup, draw, qf = state.seeding, state.lineup, state.draw, state.quarterfinal
     if seeds is None or lineup is None or draw is None or qf is None:
@@ -134,11 +133,11 @@ def quarterfinal_view(state: MainState) -> dict[str, Any] | None:
     }
 
 
-def _games_of(state: MainState, player: str) -> int:
+def _games_of(state: MainTournament, player: str) -> int:
     return sum(1 for e in state.games.get("qf", ()) if e.player == player)
 
 
-def quarterfinal_machine_view(state: MainState, machine: str) -> dict[str, Any] | None:
+def quarterfinal_machine_view(state: MainTournament, machine: str) -> Doc | None:
     """``quarterfinal/<machine>``: every player's better game on it, with place and points."""
     qf = state.quarterfinal
     if qf is None or machine not in state.qf_machines:
@@ -170,7 +169,7 @@ def quarterfinal_machine_view(state: MainState, machine: str) -> dict[str, Any] 
     )
 
 
-def games_view(state: MainState, stage: str) -> dict[str, Any] | None:
+def games_view(state: MainTournament, stage: str) -> Doc | None:
     """``semifinal`` or ``finals``: each four-player game, its players in the order they choose
     a player position, with scores and, once decided, places."""
     if not state.at_least(stage):
@@ -178,7 +177,7 @@ def games_view(state: MainState, stage: str) -> dict[str, Any] | None:
     qf = state.quarterfinal
     assert qf is not None
     seed = {row.player: row.place for row in qf.rows}
-    out: dict[str, Any] = {}
+    out: Doc = {}
     for key in GAME_KEYS[stage]:
         game = state.game(key)
         if game is None:
@@ -211,7 +210,7 @@ def games_view(state: MainState, stage: str) -> dict[str, Any] | None:
     return {"games": out}
 
 
-def placings_view(state: MainState) -> dict[str, Any] | None:
+def placings_view(state: MainTournament) -> Doc | None:
     """``placings``: every entrant's final place (absent while undecided) and where their EPC
     ended; ``complete`` once the grand final is decided."""
     placings = state.placings
