@@ -14,11 +14,25 @@ Modules, in the order a night runs:
 - ``season``: the season table over the weeks, 2.4 absences, 2.5/8.5 season forfeits, the next
   week's ladder;
 - ``playoff_cut`` and ``playoffs``: section 6, divisions, seeds, matches and brackets.
+
+The league's entries, each a pure function from a ``League`` and one entry to the new ``League``
+(or the error that refuses the entry), over the modules above:
+
+- ``league``: the season as entered (``League`` and its nights, groups, games and playoff
+  matches), members (2, 2.4), machines and the settings the season still allows (2, 6);
+- ``entry``: what a night's game and a playoff game share: lines (2.3, 2.4, 7.3, 8.x), the whole
+  game's players (4.2), the machine picked or assigned (5, 5.1, 6.4);
+- ``league_night``: a night started, machines picked, games entered and corrected, penalties,
+  the night closed (3, 3.1-3.3, 4.1-4.3, 5, 8.x);
+- ``bracket``: the playoffs started, matches, picks, games and tie-breakers (6.1-6.6), and the
+  walk over a division's bracket.
 """
 
 from __future__ import annotations
 
+from scoring.fwpl.bracket import BracketMatch
 from scoring.fwpl.config import FwplConfig, PlayoffConfig
+from scoring.fwpl.entry import Compensatory, GameEntry, LineEntry
 from scoring.fwpl.errors import (
     GroupingNotPossible,
     MachineNotAllowed,
@@ -56,6 +70,7 @@ from scoring.fwpl.ladder import (
     ranked_ladder,
     split_groups,
 )
+from scoring.fwpl.league import Draw, Group, League, Night, PlayoffGroup, Playoffs, Slot
 from scoring.fwpl.night import (
     Match,
     MatchResult,
@@ -87,31 +102,42 @@ from scoring.fwpl.season import (
 )
 
 __all__ = [
+    "BracketMatch",
+    "Compensatory",
     "Division",
     "DivisionResult",
+    "Draw",
     "FwplConfig",
     "Game",
+    "GameEntry",
     "GameResult",
     "GameRow",
     "GameScore",
+    "Group",
     "GroupingNotPossible",
+    "League",
     "LeaguePlayer",
+    "LineEntry",
     "MachineNotAllowed",
     "MachineState",
     "Match",
     "MatchResult",
     "MatchRow",
+    "Night",
     "NightPoints",
     "NotInGroup",
     "Penalty",
     "PlayoffConfig",
+    "PlayoffGroup",
     "PlayoffMatch",
     "PlayoffMatchResult",
     "PlayoffNeeded",
     "PlayoffRow",
+    "Playoffs",
     "SeasonForfeited",
     "SeasonRow",
     "SeasonStandings",
+    "Slot",
     "Week",
     "absence_average",
     "absence_credit",

@@ -23,19 +23,18 @@ plays the tie-breaker (its order goes to ``POST …/league/playoff-tiebreaks``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from display.competitions.docs import compact
-from display.competitions.fwpl.entries import busy, picker, score_game
-from display.competitions.fwpl.playoffs import BracketMatch, places, walk
-from display.competitions.fwpl.state import League, PlayoffGroup
+from display.types import Doc
 from scoring.fwpl import Division, allowed_machines, final_score, papa_points
+from scoring.fwpl.bracket import BracketMatch, places, walk
+from scoring.fwpl.entry import busy, picker, score_game
+from scoring.fwpl.league import League, PlayoffGroup
 from scoring.fwpl.playoffs import PLAYOFF_GAMES
 
 
-def _games(league: League, group: PlayoffGroup) -> dict[str, Any]:
+def _games(league: League, group: PlayoffGroup) -> Doc:
     present = [p for p in group.players if p not in group.missing]
-    games: dict[str, Any] = {}
+    games: Doc = {}
     for n, slot in enumerate(group.games, start=1):
         scored = score_game(slot, present, league.config, f"game {n}")
         placed = [row for row in scored.rows if row.place is not None]
@@ -59,11 +58,11 @@ def _games(league: League, group: PlayoffGroup) -> dict[str, Any]:
     return games
 
 
-def _next(league: League, group: PlayoffGroup) -> dict[str, Any]:
+def _next(league: League, group: PlayoffGroup) -> Doc:
     if len(group.games) >= PLAYOFF_GAMES:
         return {"complete": True}
     present = [p for p in group.players if p not in group.missing]
-    info: dict[str, Any] = {"game_no": len(group.games) + 1, "machine": group.open.machine}
+    info: Doc = {"game_no": len(group.games) + 1, "machine": group.open.machine}
     if group.open.machine is None:
         assert league.playoffs is not None
         last = group.games[-1]
@@ -75,9 +74,7 @@ def _next(league: League, group: PlayoffGroup) -> dict[str, Any]:
     return compact(info)
 
 
-def match_view(
-    league: League, match: BracketMatch, order: int, seeds: dict[str, int]
-) -> dict[str, Any]:
+def match_view(league: League, match: BracketMatch, order: int, seeds: dict[str, int]) -> Doc:
     """One bracket match: players with seed, points, place, through; games; the next game."""
     rows = {row.player: row for row in match.result.rows} if match.result else {}
     players = {}
@@ -92,7 +89,7 @@ def match_view(
                 "missing": True if match.started and player in match.started.missing else None,
             }
         )
-    info: dict[str, Any] = {
+    info: Doc = {
         "round": match.round,
         "number": match.number,
         "order": order,
@@ -107,7 +104,7 @@ def match_view(
     return compact(info)
 
 
-def division_view(league: League, division: Division, order: int) -> dict[str, Any]:
+def division_view(league: League, division: Division, order: int) -> Doc:
     """One division: seeds, the round being played, places decided, matches."""
     seeds = {p: n for n, p in enumerate(division.seeds, start=1)}
     matches = walk(league, division)
@@ -126,7 +123,7 @@ def division_view(league: League, division: Division, order: int) -> dict[str, A
     )
 
 
-def bracket_view(league: League) -> dict[str, Any] | None:
+def bracket_view(league: League) -> Doc | None:
     """``bracket``: every division of the playoffs (see the module docstring), None before."""
     if league.playoffs is None:
         return None

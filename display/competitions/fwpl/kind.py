@@ -1,6 +1,8 @@
 """The ``fwpl`` kind: a Flip Well Pinball League season (format ``fwpl-league``), one tournament
 per season: members, weekly league nights of groups playing four-game matches, the season table
-and the ladder, then the playoffs. Rules: ``scoring.fwpl`` (FWPL sections cited per record).
+and the ladder, then the playoffs. Rules: ``scoring.fwpl`` (FWPL sections cited per record); each
+record's fields are read into the engine's inputs by ``records``, and the engine's entry
+functions (``scoring.fwpl.league``, ``league_night``, ``bracket``) apply them or refuse them.
 
 Randomness (the first machine of each group, a playoff match's first machine, a tie-breaker
 machine) comes from a ``seed`` the API draws and stores in the record, so every replica draws the
@@ -10,7 +12,7 @@ never land on another game.
 
 | record                     | fields                                                  | views touched                 |
 |----------------------------|---------------------------------------------------------|-------------------------------|
-| tournament_created         | name, format, settings (``fwpl_state.parse_settings``)  | every view                    |
+| tournament_created         | name, format, settings (``state.parse_settings``)       | every view                    |
 | league_player_added        | player {number, name, ifpa_rank?, joined_week?,         | players, season, standings    |
 |                            | missed_countable?} (FWPL 2.4, 4.3)                      |                               |
 | player_added               | player {number, name, guest: false} (the generic API)   | players, season, standings    |
@@ -47,19 +49,12 @@ Every record also carries ``by`` and ``at`` (``display.http.endpoint.stamp``).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import replace
-from typing import Any
 
 from display.competitions.base import EVERY_VIEW
-from display.competitions.fwpl import nights, playoffs
+from display.competitions.fwpl import records
 from display.competitions.fwpl.bracket_view import bracket_view
 from display.competitions.fwpl.night_view import night_view
-from display.competitions.fwpl.state import (
-    LEAGUE_SETTINGS,
-    League,
-    new_league,
-    parse_settings,
-)
+from display.competitions.fwpl.state import new_league
 from display.competitions.fwpl.views import (
     machines_view,
     players_view,
@@ -68,95 +63,25 @@ from display.competitions.fwpl.views import (
     tiebreaks_view,
     tournament_view,
 )
-from scoring.errors import DuplicateRegistration, EntryNotAllowed, SettingsError
-from scoring.fwpl import LeaguePlayer
+from display.types import Doc, Record, Touched
+from scoring.fwpl.league import League
 
-Apply = Callable[[League, int, Mapping[str, Any]], League]
 TABLE = {"season", "standings"}
 
-NIGHT_RECORDS: Mapping[str, Apply] = {
-    "machine_picked": nights.pick_machine,
-    "last_ball_reached": nights.reach_last_ball,
-    "game_recorded": nights.record_game,
-    "game_corrected": nights.correct_game,
-    "penalty_recorded": nights.record_penalty,
-    "night_closed": nights.close_night,
+NIGHT_RECORDS: Mapping[str, records.Handler] = {
+    "machine_picked": records.pick_machine,
+    "last_ball_reached": records.reach_last_ball,
+    "game_recorded": records.record_game,
+    "game_corrected": records.correct_game,
+    "penalty_recorded": records.record_penalty,
+    "night_closed": records.close_night,
 }
-PLAYOFF_RECORDS: Mapping[str, Apply] = {
-    "playoff_match_started": playoffs.start_match,
-    "playoff_machine_picked": playoffs.pick_machine,
-    "playoff_game_recorded": playoffs.record_game,
-    "playoff_tiebreak_recorded": playoffs.record_tiebreak,
+PLAYOFF_RECORDS: Mapping[str, records.Handler] = {
+    "playoff_match_started": records.start_match,
+    "playoff_machine_picked": records.pick_playoff_machine,
+    "playoff_game_recorded": records.record_playoff_game,
+    "playoff_tiebreak_recorded": records.record_playoff_tiebreak,
 }
-
-
-def add_member(league: League, raw: Mapping[str, Any]) -> League:
-    """A member joins (FWPL 2.4, 4.3): ``number``, ``name``, ``ifpa_rank`` (None: unranked),
-    ``joined_week`` (default: the next week not yet started; earlier weeks are forfeits, counted
-    per ``missed_countable``). Raises DuplicateRegistration, EntryNotAllowed."""
-    number = str(raw["number"])
-    if number in league.players:
-        raise DuplicateRegistration(f"Player number {number} is already a member.")
-    if raw.get("guest"):
-        raise EntryNotAllowed("An FWPL league has members only, no guests.")
-    upcoming = len(league.nights) + 1
-    joined = raw.get("joined_week") or upcoming
-    if joined < upcoming:
-        raise EntryNotAllowed(
-            f"Week {joined} has already started; a new member joins in week {upcoming} or later."
-        )
-    member = LeaguePlayer(
-        number=number,
-        name=str(raw["name"]),
-        ifpa_rank=raw.get("ifpa_rank"),
-        joined_week=joined,
-        missed_countable=bool(raw.get("missed_countable", True)),
-    )
-    return replace(league, players={**league.players, number: member})
-
-
-def add_machine(league: League, raw: Mapping[str, Any]) -> League:
-    """A machine at the venue. Raises DuplicateRegistration."""
-    mid = str(raw["id"])
-    if mid in league.machines:
-        raise DuplicateRegistration(f"Machine {mid} is already in this league.")
-    return replace(league, machines={**league.machines, mid: str(raw["name"])})
-
-
-def change_settings(league: League, changes: Mapping[str, Any]) -> League:
-    """New settings. Before week 1 any may change; afterwards only ``weeks`` (not below the
-    nights played) and the ``playoff_*`` settings until the playoffs start, since the others
-    decide results already shown. Raises SettingsError."""
-    config, playoff_config, weeks, used = parse_settings({**league.settings, **changes})
-    if league.nights:
-        fixed = [k for k in LEAGUE_SETTINGS if used[k] != league.settings[k]]
-        if fixed:
-            raise SettingsError(
-                f"Setting {fixed[0]} is fixed once week 1 has started (it decides results "
-                "already played)."
-            )
-    if league.playoffs is not None and (playoff_config, weeks) != (
-        league.playoff_config,
-        league.weeks,
-    ):
-        raise SettingsError("The playoffs have started; their settings are fixed.")
-    if weeks < len(league.nights):
-        raise SettingsError(
-            f"{len(league.nights)} weeks have been played; weeks cannot be {weeks}."
-        )
-    return replace(league, config=config, playoff_config=playoff_config, weeks=weeks, settings=used)
-
-
-def line_from_score(league: League, seq: int, record: Mapping[str, Any]) -> League:
-    """A plain ``score_recorded`` (the generic steward page): one line in the next game of the
-    player's group tonight."""
-    if league.playoffs is not None:
-        raise EntryNotAllowed("Playoff games are entered whole, on the league entry page.")
-    player = str(record["player"])
-    week, number = nights.locate(league, player)
-    group = league.nights[week - 1].groups[number - 1]
-    located = {**record, "week": week, "group": number, "game_no": len(group.games) + 1}
-    return nights.record_line(league, seq, located, player)
 
 
 class FwplKind:
@@ -164,10 +89,14 @@ class FwplKind:
 
     name = "fwpl"
 
-    def create(self, record: dict[str, Any]) -> League:
+    def create(self, record: Record) -> League:
+        """``tournament_created`` -> the empty season. Raises SettingsError."""
         return new_league(record.get("settings") or {})
 
-    def apply(self, state: League, seq: int, record: dict[str, Any]) -> tuple[League, set[str]]:
+    def apply(self, state: League, seq: int, record: Record) -> tuple[League, Touched]:
+        """``record`` applied at ``seq`` -> (new league, views touched). Raises what the rules
+        raise (``scoring.errors.ScoringError``), KeyError or ValueError for a record this kind
+        cannot read."""
         new, touched = self._apply(state, seq, record)
         # The season must still add up (e.g. a correction that forfeits a season that later
         # weeks played on, FWPL 2.5, 8.5): refuse the record rather than keep a state whose
@@ -175,38 +104,40 @@ class FwplKind:
         new.standings()
         return new, touched
 
-    def _apply(self, state: League, seq: int, record: dict[str, Any]) -> tuple[League, set[str]]:
+    def _apply(self, state: League, seq: int, record: Record) -> tuple[League, Touched]:
         kind = record["type"]
         week = f"night/{len(state.nights)}"
         if kind in ("league_player_added", "player_added"):
-            return add_member(state, record["player"]), {"players", *TABLE}
+            return records.add_member(state, record["player"]), {"players", *TABLE}
         if kind == "machine_added":
-            return add_machine(state, record["machine"]), {"machines", week}
+            return records.add_machine(state, record["machine"]), {"machines", week}
         if kind == "settings_changed":
-            return change_settings(state, record["settings"]), {EVERY_VIEW}
+            return records.change_settings(state, record["settings"]), {EVERY_VIEW}
         if kind == "night_started":
-            new = nights.start_night(state, seq, record)
+            new = records.start_night(state, seq, record)
             return new, {f"night/{len(new.nights)}", "tournament", *TABLE}
-        if kind in ("game_line_recorded", "score_recorded"):
-            if kind == "score_recorded":
-                return line_from_score(state, seq, record), {week, *TABLE}
-            return nights.record_line(state, seq, record, str(record["player"])), {week, *TABLE}
+        if kind == "score_recorded":
+            return records.line_from_score(state, seq, record), {week, *TABLE}
+        if kind == "game_line_recorded":
+            return records.record_line(state, seq, record), {week, *TABLE}
         if kind in NIGHT_RECORDS:
             touched = {f"night/{record.get('week')}", *TABLE}
             if kind == "night_closed":
                 touched.add("tournament")
             return NIGHT_RECORDS[kind](state, seq, record), touched
         if kind == "third_offence_recorded":
-            return nights.third_offence(state, seq, record), {week, *TABLE}
+            return records.third_offence(state, seq, record), {week, *TABLE}
         if kind == "tiebreak_drawn":
-            return playoffs.draw_tiebreak(state, seq, record), {"tiebreaks"}
+            return records.draw_tiebreak(state, seq, record), {"tiebreaks"}
         if kind == "playoffs_started":
-            return playoffs.start_playoffs(state, seq, record), {"bracket", "tournament", *TABLE}
+            return records.start_playoffs(state, seq, record), {"bracket", "tournament", *TABLE}
         if kind in PLAYOFF_RECORDS:
             return PLAYOFF_RECORDS[kind](state, seq, record), {"bracket"}
         raise ValueError(f"unknown record type {kind!r}")
 
     def view_names(self, state: League) -> Iterable[str]:
+        """Every view of ``state``: the fixed ones, a night's per week played, the bracket once
+        the playoffs start, the tie-breaker machines once one is drawn."""
         yield from ("tournament", "players", "machines", "standings", "season")
         yield from (f"night/{n.week}" for n in state.nights)
         if state.playoffs is not None:
@@ -214,8 +145,9 @@ class FwplKind:
         if state.draws:
             yield "tiebreaks"
 
-    def view(self, state: League, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
-        simple: dict[str, Callable[[League], dict[str, Any] | None]] = {
+    def view(self, state: League, meta: Doc, name: str) -> Doc | None:
+        """View ``name`` of ``state`` (``meta``: the tournament's id and name), or None."""
+        simple: dict[str, Callable[[League], Doc | None]] = {
             "players": players_view,
             "machines": machines_view,
             "standings": standings_view,

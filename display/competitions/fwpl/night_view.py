@@ -24,19 +24,18 @@ record that set or changed its result; a correction names it in ``If-Match`` (do
 
 from __future__ import annotations
 
-from typing import Any
-
 from display.competitions.docs import compact
-from display.competitions.fwpl.entries import busy, picker
-from display.competitions.fwpl.state import Group, League, Night, Slot, result
+from display.types import Doc
 from scoring.fwpl import GameResult, allowed_machines, final_score, play_order
+from scoring.fwpl.entry import busy, picker
+from scoring.fwpl.league import Group, League, Night, Slot, result
 from scoring.rounding import points_json
 
 
-def game_rows(slot: Slot, scored: GameResult) -> dict[str, Any]:
+def game_rows(slot: Slot, scored: GameResult) -> Doc:
     """One played game's rows: machine score as entered, final score when 7.3/8.x changed it,
     place, points, bonus, forfeit, penalty, late, compensatory score."""
-    rows: dict[str, Any] = {}
+    rows: Doc = {}
     for row in scored.rows:
         entry = slot.line(row.player)
         assert entry is not None
@@ -58,7 +57,7 @@ def game_rows(slot: Slot, scored: GameResult) -> dict[str, Any]:
     return rows
 
 
-def _entered(slot: Slot) -> dict[str, Any] | None:
+def _entered(slot: Slot) -> Doc | None:
     if not slot.lines:
         return None
     return {
@@ -67,16 +66,14 @@ def _entered(slot: Slot) -> dict[str, Any] | None:
     }
 
 
-def _open(
-    league: League, night: Night, index: int, group: Group, done: list[GameResult]
-) -> dict[str, Any]:
+def _open(league: League, night: Night, index: int, group: Group, done: list[GameResult]) -> Doc:
     """The group's next game: number, machine or who picks and what, play order (FWPL 5, 5.2)."""
     if len(group.games) >= league.config.games_per_match:
         return {"complete": True}
     slot = group.open
     previous = done[-1] if done else None
     others = [g.open for i, g in enumerate(night.groups) if i != index]
-    info: dict[str, Any] = {
+    info: Doc = {
         "game_no": len(group.games) + 1,
         "machine": slot.machine,
         "picked_by": slot.picked_by,
@@ -103,7 +100,7 @@ def _late(group: Group, done: list[GameResult]) -> set[str]:
     return {p for p in group.players if p not in placed}
 
 
-def group_view(league: League, night: Night, index: int) -> dict[str, Any]:
+def group_view(league: League, night: Night, index: int) -> Doc:
     """One group of ``night``: players, games, next game. FWPL 3.2, 3.3, 5, 5.2."""
     group = night.groups[index]
     scored = result(group.match(), league.config)
@@ -145,7 +142,7 @@ def group_view(league: League, night: Night, index: int) -> dict[str, Any]:
     return {"players": players, "games": games, **_open(league, night, index, group, done)}
 
 
-def night_view(league: League, week: int) -> dict[str, Any] | None:
+def night_view(league: League, week: int) -> Doc | None:
     """``night/<week>``: the night's groups (see the module docstring), or None for no such
     week."""
     if not 1 <= week <= len(league.nights):

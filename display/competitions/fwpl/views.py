@@ -19,18 +19,19 @@ decided here). Documents hold no null: an absent key means "none" (``views.compa
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
 
 from display.competitions.docs import compact
-from display.competitions.fwpl.playoffs import cut_ties
-from display.competitions.fwpl.state import FORMAT, TITLE, League
+from display.competitions.fwpl.state import FORMAT, TITLE, settings_of
+from display.types import Doc
 from scoring.errors import SettingsError
 from scoring.fwpl import playoff_sizes
+from scoring.fwpl.bracket import cut_ties
+from scoring.fwpl.league import League
 from scoring.fwpl.playoff_cut import DIVISION_NAMES
 from scoring.rounding import points_json
 
 
-def tournament_view(meta: dict[str, Any], league: League) -> dict[str, Any]:
+def tournament_view(meta: Doc, league: League) -> Doc:
     """``tournament``: id, name, format, title, settings (every value), weeks (season length),
     week (the latest night started, absent before week 1), phase (``registration``, ``night``,
     ``between``, ``playoffs``), games (per match)."""
@@ -40,7 +41,7 @@ def tournament_view(meta: dict[str, Any], league: League) -> dict[str, Any]:
             "name": meta["name"],
             "format": FORMAT,
             "title": TITLE,
-            "settings": dict(league.settings),
+            "settings": settings_of(league),
             "weeks": league.weeks,
             "week": len(league.nights) or None,
             "phase": league.phase,
@@ -49,7 +50,7 @@ def tournament_view(meta: dict[str, Any], league: League) -> dict[str, Any]:
     )
 
 
-def players_view(league: League) -> dict[str, Any]:
+def players_view(league: League) -> Doc:
     """``players``: number -> name, guest (always false: FWPL has members only), IFPA rank, and
     the week a late joiner joined (FWPL 2.4)."""
     return {
@@ -65,14 +66,14 @@ def players_view(league: League) -> dict[str, Any]:
     }
 
 
-def machines_view(league: League) -> dict[str, Any]:
+def machines_view(league: League) -> Doc:
     """``machines``: id -> name and order (order added, from 1)."""
     return {
         mid: {"name": name, "order": n} for n, (mid, name) in enumerate(league.machines.items(), 1)
     }
 
 
-def standings_view(league: League) -> dict[str, Any]:
+def standings_view(league: League) -> Doc:
     """``standings``: the season table as every page reads it: place (absent when unranked),
     total (season league points, FWPL 3.3), played (nights played)."""
     rows = league.standings().rows
@@ -86,11 +87,11 @@ def standings_view(league: League) -> dict[str, Any]:
     }
 
 
-def _week_points(league: League) -> dict[str, dict[str, Any]]:
+def _week_points(league: League) -> dict[str, dict[str, int | float | None]]:
     """Per player, the league points each week added (game points, match bonus, an absence
     credit; FWPL 2.4, 3.3), from the season table after each week."""
     before = {row.player: row.points for row in league.standings(0).rows}
-    weeks: dict[str, dict[str, Any]] = {p: {} for p in league.players}
+    weeks: dict[str, dict[str, int | float | None]] = {p: {} for p in league.players}
     for week in range(1, len(league.nights) + 1):
         now = {row.player: row.points for row in league.standings(week).rows}
         for player, points in now.items():
@@ -101,7 +102,7 @@ def _week_points(league: League) -> dict[str, dict[str, Any]]:
     return weeks
 
 
-def _cut(league: League, ranked: int) -> dict[str, Any]:
+def _cut(league: League, ranked: int) -> Doc:
     if league.playoffs is not None:
         sizes = tuple((d.name, len(d.seeds)) for d in league.playoffs.divisions)
     else:
@@ -116,7 +117,7 @@ def _cut(league: League, ranked: int) -> dict[str, Any]:
     }
 
 
-def season_view(league: League) -> dict[str, Any]:
+def season_view(league: League) -> Doc:
     """``season``: the season table (FWPL 3.3, 2.4, 2.5, 4.3): place, points (exact, published to
     2 decimals), nights played, countable forfeits, absence credit, status (``active``,
     ``forfeited``, ``wiped``), position on next week's ladder, points by week; once the playoffs
@@ -161,7 +162,7 @@ def season_view(league: League) -> dict[str, Any]:
     return {"week": len(league.nights), "weeks": league.weeks, "rows": rows, "cut": cut}
 
 
-def tiebreaks_view(league: League) -> dict[str, Any] | None:
+def tiebreaks_view(league: League) -> Doc | None:
     """``tiebreaks``: the tie-breaker machines drawn (FWPL 6.1, 6.5), by number from 1."""
     if not league.draws:
         return None
