@@ -22,18 +22,18 @@ totals play a round-robin final. Records (each also carries ``by`` and ``at``):
 | record_voided       | seq (a game, 4-ball game, penalty or play-off), reason   | its tables       |
 
 "tables" = ``country/groups``, ``country/fixtures``, ``country/four_ball``, ``country/playoffs``
-(``country/final`` instead of groups from the final on). View shapes: ``epc_country_views``.
+(``country/final`` instead of groups from the final on). View shapes: ``display.competitions.epc_country.views``.
 
-The rules each record is held to: a team has ``team_players`` (4) distinctly named players; seeds
-are 1..20, once each; the draw (and the fixtures, ids ``A-1-1`` … ``E-3-2``, ``final-1-1`` …
-``final-5-3``) exists once all 20 seeds are registered; a reserve replaces a team that has no
-results. A match has two machines, neither a 4-ball machine, with four scores each, two from each
-team, by four different players; a third machine, or scores for a match decided by a penalty, are
-refused. The 4-ball game is on a ``four_ball`` machine, once per team. A late arrival counts only
-after 5 minutes. Play-offs are recorded once every match of their stage has a result and must be
-between exactly the teams of a tie that needs one. The final starts when every group match has a
-result and the tie for sixth is settled; qualifying records are refused from then on. Corrections
-are ``record_voided`` followed by the right record.
+The rules each record is held to (``scoring.epc.country.entries``): a team has ``team_players`` (4)
+distinctly named players; seeds are 1..20, once each; the draw (and the fixtures, ids ``A-1-1`` …
+``E-3-2``, ``final-1-1`` … ``final-5-3``) exists once all 20 seeds are registered; a reserve
+replaces a team that has no results. A match has two machines, neither a 4-ball machine, with four
+scores each, two from each team, by four different players; a third machine, or scores for a match
+decided by a penalty, are refused. The 4-ball game is on a ``four_ball`` machine, once per team. A
+late arrival counts only after 5 minutes. Play-offs are recorded once every match of their stage has
+a result and must be between exactly the teams of a tie that needs one. The final starts when every
+group match has a result and the tie for sixth is settled; qualifying records are refused from then
+on. Corrections are ``record_voided`` followed by the right record.
 
 Choices the rule text leaves open, made here (the scoring ones are ``CountryConfig`` settings):
 

@@ -1,18 +1,19 @@
 """The live state of an EPC Country Competition: the records applied so far and the tables the rule
 engine (``scoring.epc.country``) computes from them.
 
-Pure: ``CountryState`` is frozen; the record handlers in ``display.competitions.epc_country.records`` return
-a new state and ``derive`` recomputes every table from the inputs, so a state is the same function
-of its records however it was reached (architecture principle 1). A competition is small (20 teams, 30
-group matches, 15 final matches), so everything is recomputed on each record.
+Pure: ``CountryState`` is frozen; the record handlers in ``display.competitions.epc_country.records``
+return a new state (the rules of each entry are ``scoring.epc.country.entries``') and ``derive``
+recomputes every table from the inputs, so a state is the same function of its records however it
+was reached (architecture principle 1). A competition is small (20 teams, 30 group matches, 15
+final matches), so everything is recomputed on each record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Literal
 
+from display.types import FormatSettings, Record
 from scoring.epc.country import (
     CountryConfig,
     Finalist,
@@ -35,11 +36,13 @@ from scoring.epc.country import (
     groups,
     qualifying_table,
 )
-from scoring.errors import SettingsError, UnknownPlayer
+from scoring.epc.country.entries import stage_of, team_of, teams_in_draw
+from scoring.epc.country.errors import UnknownFixture
+from scoring.epc.country.model import CountryMachine, Stage, Team
+from scoring.errors import SettingsError
 from scoring.settings import check_known, whole_number
 
 TITLE = "EPC Country Competition"
-Stage = Literal["qualifying", "final", "complete"]
 FINAL = "final"
 """The name of the final's group (``scoring.epc.country.final_group``) and the prefix of its fixture
 ids."""
@@ -50,40 +53,6 @@ TEAM_PLAYERS = 4
 of a match's two machines ("Two members from each team will again play in matches on two machines
 simultaneously"), the 4-ball game "1 ball per player" and the final's two-team play-off "8 balls
 total, 1 ball per player": four members."""
-
-
-class UnknownFixture(UnknownPlayer):
-    """No match with that fixture id (404, like an unknown player)."""
-
-    code = "unknown_fixture"
-
-
-class UnknownTeam(UnknownPlayer):
-    """No team with that id (404)."""
-
-    code = "unknown_team"
-
-
-@dataclass(frozen=True, slots=True)
-class Team:
-    """A registered team: ``seed`` 1..20 in the draw, None for a reserve team (EPC 2009, EPC Country
-    Competition: "the following teams have been placed on the reserve list")."""
-
-    id: str
-    name: str
-    seed: int | None
-    players: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class CountryMachine:
-    """A machine of the hall. ``four_ball``: one of "two identical machines" set up for the 4-ball
-    game; the others run matches on 3 balls (EPC 2009, EPC Country Competition: "all machines will
-    be set on 3 ball play (except the two 4 ball machines)")."""
-
-    id: str
-    name: str
-    four_ball: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +93,10 @@ class PlayoffEntry:
     machine: str | None
 
 
+Entry = GameEntry | FourBallEntry | PenaltyEntry | PlayoffEntry
+"""A record a ``record_voided`` can name: a match game, 4-ball game, penalty or play-off."""
+
+
 @dataclass(frozen=True, slots=True)
 class Derived:
     """What the rule engine makes of the inputs. ``draw`` and the tables are None until the draw
@@ -152,20 +125,17 @@ class CountryState:
     playoffs: Mapping[int, PlayoffEntry] = field(default_factory=dict)
     stage: Stage = "qualifying"
     finalists: tuple[Finalist, ...] = ()
-    log: tuple[tuple[int, Mapping[str, Any]], ...] = ()
+    log: tuple[tuple[int, Record], ...] = ()
     derived: Derived = field(default_factory=Derived)
 
     @property
     def seeds_needed(self) -> int:
         """Seeded teams the draw takes: 5 groups x 4 = 20."""
-        return self.config.groups * self.config.group_size
+        return self.config.seeds
 
     def team(self, team_id: object) -> Team:
-        """The team ``team_id``; UnknownTeam if there is none."""
-        found = self.teams.get(str(team_id))
-        if found is None:
-            raise UnknownTeam(f"There is no team {team_id!r} in this competition.")
-        return found
+        """The team ``team_id``; UnknownTeam if there is none (``entries.team_of``)."""
+        return team_of(self.teams, team_id)
 
     def fixture(self, fixture_id: object) -> Fixture:
         """The match ``fixture_id`` of the draw (or the final); UnknownFixture if there is none."""
@@ -177,7 +147,7 @@ class CountryState:
 
     def in_draw(self) -> tuple[str, ...]:
         """Team ids of the draw, group by group (empty before the draw is complete)."""
-        return tuple(t for g in self.derived.draw or () for t in g.teams)
+        return teams_in_draw(self.derived.draw)
 
     def games_of(self, fixture_id: str) -> tuple[GameEntry, ...]:
         """The recorded machines of a match, in the order recorded."""
@@ -188,25 +158,20 @@ class CountryState:
         return tuple(p for p in self.penalties.values() if p.fixture == fixture_id)
 
 
-def stage_of(fixture: Fixture) -> Stage:
-    """The stage a fixture belongs to: the final's group is named "Final"."""
-    return "final" if fixture.group == final_group(()).name else "qualifying"
-
-
 def fixture_id(fixture: Fixture, number: int) -> str:
     """A stable id: ``A-2-1`` (group A, round 2, its first match), ``final-3-2`` in the final."""
     group = FINAL if stage_of(fixture) == "final" else fixture.group
     return f"{group}-{fixture.round}-{number}"
 
 
-def parse_settings(settings: Mapping[str, Any]) -> tuple[CountryConfig, int]:
+def parse_settings(settings: FormatSettings) -> tuple[CountryConfig, int]:
     """Tournament settings -> (``CountryConfig``, players per team). Raises SettingsError.
 
     Every ``CountryConfig`` field is a setting (its docstring gives each default and the rule text
     behind it), plus ``team_players`` (``TEAM_PLAYERS``)."""
     check_known(TITLE, settings, (*CONFIG_KEYS, "team_players"))
     team_players = whole_number("team_players", settings.get("team_players", TEAM_PLAYERS), 2, 8)
-    values: dict[str, Any] = {
+    values: FormatSettings = {
         k: tuple(v) if isinstance(v, list) else v for k, v in settings.items()
     }
     values.pop("team_players", None)
@@ -216,9 +181,9 @@ def parse_settings(settings: Mapping[str, Any]) -> tuple[CountryConfig, int]:
         raise SettingsError(str(exc)) from None
 
 
-def settings_dict(state: CountryState) -> dict[str, Any]:
+def settings_dict(state: CountryState) -> FormatSettings:
     """The settings in force, as JSON values (tuples as lists)."""
-    out: dict[str, Any] = {}
+    out: FormatSettings = {}
     for name in CONFIG_KEYS:
         value = getattr(state.config, name)
         out[name] = list(value) if isinstance(value, tuple) else value
@@ -274,6 +239,19 @@ def undecided(state: CountryState, stage: Stage) -> list[str]:
     return [
         fid for fid, f in state.derived.fixtures.items() if stage_of(f) == stage and fid not in done
     ]
+
+
+def teams_with_results(state: CountryState) -> frozenset[str]:
+    """Ids of the teams with a result recorded: a match game (either team of its match), a 4-ball
+    game, or a penalty against them (a reserve replaces only a team without any)."""
+    fixtures = state.derived.fixtures
+    in_games = {
+        team
+        for e in state.games.values()
+        for team in (fixtures[e.fixture].home, fixtures[e.fixture].away)
+    }
+    four_ball = {e.game.team for e in state.four_ball.values()}
+    return frozenset(in_games | four_ball | {p.penalty.team for p in state.penalties.values()})
 
 
 def four_ball_tilt(state: CountryState, team: str) -> PenaltyEntry | None:

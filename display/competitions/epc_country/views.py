@@ -34,10 +34,10 @@ from display.competitions.epc_country.state import (
     decided,
     four_ball_tilt,
     settings_dict,
-    stage_of,
     undecided,
 )
 from scoring.epc.country import Late, MatchResult, game_result
+from scoring.epc.country.entries import stage_of
 from scoring.rounding import points_json as number
 
 COUNTRY_VIEWS = (

@@ -14,7 +14,10 @@ short:
 - the final is a round robin of the six; ties up to 4th go to a play-off game, ties for 5th or 6th
   to countback, then the qualifying 4-ball score (``final_table``);
 - a team more than 5 minutes late for a match, or slam-tilting by shaking, is disqualified from
-  the match (``Late``, ``SlamTilt``; in the 4-ball game a slam tilt scores zero).
+  the match (``Late``, ``SlamTilt``; in the 4-ball game a slam tilt scores zero);
+- which entries are accepted, and when: a team's registration and seed, a reserve's replacement,
+  a match's two machines, the 4-ball game, penalties, play-offs and the stages
+  (``scoring.epc.country.entries``, its errors in ``scoring.epc.country.errors``).
 
 Choices the text leaves open (docs/rules.md, "EPC 2009", Country), each a field of
 ``CountryConfig`` whose docstring gives the reasons: ``match_points`` (sum of places, the only

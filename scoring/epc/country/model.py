@@ -1,8 +1,9 @@
 """Settings and input records of the EPC 2009 country (team) competition.
 
 Shapes and settings only. The rules live in ``scoring.epc.country`` (groups, fixtures),
-``scoring.epc.country.match`` (a match's points and its penalties) and ``scoring.epc.country.tables``
-(4-ball, qualifying and final tables). A team is named by a string ("Belgium 1", "UK A").
+``scoring.epc.country.match`` (a match's points and its penalties), ``scoring.epc.country.tables``
+(4-ball, qualifying and final tables) and ``scoring.epc.country.entries`` (which entries the rules
+accept, and when). A team is named by a string ("Belgium 1", "UK A").
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ MatchPoints = Literal["sum_of_places", "best_place"]
 QualifyingTies = Literal["share", "four_ball"]
 Countback = Literal["head_to_head", "matches_won"]
 ForfeitAward = Literal["both_machines", "one_machine"]
+Stage = Literal["qualifying", "final", "complete"]
+"""Where a Country Competition stands: the groups and the 4-ball game, the six-team final, or
+over (EPC 2009, EPC Country Competition: "The six teams with the highest ranking points will go
+on to the finals")."""
 
 
 def _points(name: str, value: object, length: int | None) -> tuple[int, ...]:
@@ -122,6 +127,12 @@ class CountryConfig:
         put("teams_at_once", whole_number("teams_at_once", self.teams_at_once, 2, 1000))
 
     @property
+    def seeds(self) -> int:
+        """Seeded teams the draw takes: ``groups`` x ``group_size`` = 5 x 4 = 20. EPC 2009, EPC
+        Country Competition ("Teams will be divided into 5 groups of 4 teams")."""
+        return self.groups * self.group_size
+
+    @property
     def machine_best(self) -> int:
         """Most points one team can take from one match machine: 9+5 = 14 by sum of places, 9 by
         best place. EPC 2009, EPC Country Competition ("1st 9 points, 2nd 5 points")."""
@@ -143,6 +154,29 @@ class Group:
     name: str
     teams: tuple[str, ...]
     seeds: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    """A registered team: ``seed`` 1..20 in the draw, None for a reserve team (EPC 2009, EPC Country
+    Competition: "the following teams have been placed on the reserve list"); its ``players`` by
+    name (``scoring.epc.country.entries.add_team`` checks them)."""
+
+    id: str
+    name: str
+    seed: int | None
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CountryMachine:
+    """A machine of the hall. ``four_ball``: one of "two identical machines" set up for the 4-ball
+    game; the others run matches on 3 balls (EPC 2009, EPC Country Competition: "all machines will
+    be set on 3 ball play (except the two 4 ball machines)")."""
+
+    id: str
+    name: str
+    four_ball: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from display.competitions.epc_country.state import UnknownFixture
+from scoring.epc.country.errors import UnknownFixture
 from scoring.errors import (
     DuplicateRegistration,
     EntryNotAllowed,
