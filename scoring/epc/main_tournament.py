@@ -147,8 +147,8 @@ class MainTournament:
 
     @cached_property
     def lineup(self) -> Lineup | None:
-        """Who plays each seed. Before a round's deadline its qualifiers count as present (EPC
-        2009, EPC Quarter-Finals: vacancies are known five minutes before the round)."""
+        """Who plays each seed. Before a round's deadline its qualifiers count as present
+        (EPC 2009, EPC Quarter-Finals: vacancies are known five minutes before the round)."""
         if self.seeding is None:
             return None
         first = self.registered.get(1, frozenset())

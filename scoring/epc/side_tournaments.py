@@ -55,8 +55,8 @@ CLASSIC_PLAYOFF_TIES = (*SEMIS, "final")
 
 @dataclass(frozen=True)
 class SideTournament:
-    """A Classic or Kids tournament: the qualifying ``Tournament`` plus (Classic) its stages (EPC
-    2009, EPC Classic Tournament; UK Pinball Kids Tournament).
+    """A Classic or Kids tournament: the qualifying ``Tournament`` plus (Classic) its stages
+    (EPC 2009, EPC Classic Tournament; EPC 2009, UK Pinball Kids Tournament).
 
     ``stage``: one of ``CLASSIC_STAGES`` (a kids tournament stays at ``"qualifying"``).
     ``faults``: machine -> (action, free-game players) as decided (``FaultDecision``).
@@ -154,8 +154,8 @@ def check_places_kept(before: SideTournament, after: SideTournament) -> None:
 
 def check_fault_allowed(state: SideTournament, machine: str) -> None:
     """Raise StageNotReady if ``machine`` is already out of qualifying after a fault, or
-    qualifying has closed: a fault is decided once, while scores are still being recorded (EPC
-    2009, EPC Classic Tournament: "closed to further qualification")."""
+    qualifying has closed: a fault is decided once, while scores are still being recorded
+    (EPC 2009, EPC Classic Tournament: "closed to further qualification")."""
     config: ClassicConfig = state.tournament.config
     if config.fault_on(machine) is not None or state.closed:
         raise StageNotReady(f"Machine {machine} is already out of qualifying, or it closed.")
