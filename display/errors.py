@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from collections.abc import Mapping
 
 from pydantic import ValidationError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -43,7 +43,7 @@ class ApiError(Exception):
         code: str,
         message: str,
         headers: dict[str, str] | None = None,
-        extra: dict[str, Any] | None = None,
+        extra: Mapping[str, object] | None = None,
     ) -> None:
         """``headers`` go on the response (e.g. ``Retry-After``); ``extra`` fields join the body."""
         super().__init__(message)

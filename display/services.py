@@ -31,9 +31,17 @@ from display.settings import Settings, insecure_redis
 
 log = logging.getLogger("backglass")
 
+TournamentSummary = dict[str, Any]
+"""A tournament as the index lists it (``GET /api/tournaments``, pages' ``tournament``): ``id``,
+``name``, ``format`` and ``title`` (None before ``tournament_created``), ``version``, and how many
+``players`` and ``machines`` it has. A dict, not a TypedDict: competitions' pages annotate the
+one they get as a dict."""
+
 
 @dataclass
 class Services:
+    """What one server process owns (module docstring); ``running`` makes them."""
+
     settings: Settings
     redis: Redis
     store: LogStore
@@ -45,7 +53,9 @@ class Services:
     guard: regression.Guard | None = None  # store went back in time? (docs/store-loss.md)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
 
-    def summary(self, tid: str) -> dict[str, Any]:
+    def summary(self, tid: str) -> TournamentSummary:
+        """Tournament ``tid``'s summary (``TournamentSummary``). Raises KeyError for one the
+        replica does not have."""
         live = self.replica.tournaments[tid]
         view = live.views.get("tournament", {})
         return {
@@ -61,6 +71,8 @@ class Services:
 
 @contextlib.asynccontextmanager
 async def running(settings: Settings) -> AsyncIterator[Services]:
+    """The process's services from start-up to shutdown (module docstring). Raises RuntimeError
+    for a ``REDIS_URL`` ``insecure_redis`` refuses, and what Redis raises while starting."""
     embedded = None
     url = settings.redis_url
     if url is None:

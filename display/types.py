@@ -23,3 +23,9 @@ Touched = set[str]
 FormatSettings = dict[str, Any]
 """A tournament's settings as its ``tournament_created`` and ``settings_changed`` records hold
 them (each format's settings class in ``scoring/`` reads them)."""
+
+Registration = dict[str, Any]
+"""A player or machine as registered: the ``player`` of a ``player_added`` record (``number``,
+``name``, ``guest``, ``ifpa``, ``country`` or ``region``, ``ifpa_rank``; the desk's
+registrations add ``withdrawn``) or the ``machine`` of a ``machine_added`` (``id``, ``name``,
+``manufacturer``, ``year``)."""

@@ -11,7 +11,6 @@ declares its templates (``Competition.templates``); this module lists them all.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from display import competitions
 from display.competitions.base import Template
@@ -22,7 +21,7 @@ def find(template_id: str) -> Template | None:
     return next((t for t in competitions.templates() if t.id == template_id), None)
 
 
-def catalog(running: Iterable[str]) -> list[dict[str, Any]]:
+def catalog(running: Iterable[str]) -> list[dict[str, object]]:
     """Every template as JSON, marked available where ``running`` has its format."""
     formats = set(running)
     return [template.as_json(formats) for template in competitions.templates()]

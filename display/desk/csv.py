@@ -15,9 +15,10 @@ import csv
 import io
 import re
 from collections.abc import Collection
-from typing import Any, NoReturn
+from typing import NoReturn
 
 from display.errors import ApiError
+from display.types import Registration
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 MAX_PLAYERS, MAX_MACHINES = 2000, 500
@@ -77,7 +78,7 @@ def rows(
     return found
 
 
-def players(text: str, existing: Collection[str], region_key: str) -> list[dict[str, Any]]:
+def players(text: str, existing: Collection[str], region_key: str) -> list[Registration]:
     """The ``player`` of each ``player_added`` record, in file order. ``existing``: numbers
     already registered; ``region_key``: the record key for the country/region column
     (``"region"`` for a UKPL meeting, UKPL 1C; else ``"country"``). Raises ApiError 422."""
@@ -93,7 +94,7 @@ def player(
     existing: Collection[str],
     seen: dict[str, int],
     region_key: str,
-) -> dict[str, Any]:
+) -> Registration:
     """One player from one row's cells (keys of ``PLAYER_COLUMNS``) on ``line`` (0: not from a
     file); ``seen`` maps the numbers of earlier rows to their lines and gets this one. Raises
     ApiError 422 saying where."""
@@ -106,7 +107,7 @@ def player(
     if number in seen:
         _bad(f"{where}: player number {number} is also on line {seen[number]}.")
     seen[number] = line
-    out: dict[str, Any] = {"number": number, "name": _name(where, cell.get("name", "").strip())}
+    out: Registration = {"number": number, "name": _name(where, cell.get("name", "").strip())}
     out["guest"] = _flag(where, cell.get("guest", "").strip())
     ifpa = cell.get("ifpa", "").strip().lstrip("#").strip()
     if ifpa:
@@ -124,14 +125,14 @@ def player(
     return out
 
 
-def machines(text: str, existing: Collection[str]) -> list[dict[str, Any]]:
+def machines(text: str, existing: Collection[str]) -> list[Registration]:
     """The ``machine`` of each ``machine_added`` record, in file order; machines without an id
     get the next whole numbers after the largest in use. Raises ApiError 422."""
     found = rows(text, MACHINE_COLUMNS, ("name",))
     _limit(found, MAX_MACHINES, "machines")
     used = set(existing) | {c["id"] for _, c in found if c.get("id")}
     next_id = 1 + max((int(i) for i in used if i.isdigit()), default=0)
-    out: list[dict[str, Any]] = []
+    out: list[Registration] = []
     seen: dict[str, int] = {}
     for line, cell in found:
         where = f"Line {line}"
@@ -145,7 +146,7 @@ def machines(text: str, existing: Collection[str]) -> list[dict[str, Any]]:
         if mid in seen:
             _bad(f"{where}: machine id {mid} is also on line {seen[mid]}.")
         seen[mid] = line
-        machine: dict[str, Any] = {"id": mid, "name": _name(where, cell.get("name", ""))}
+        machine: Registration = {"id": mid, "name": _name(where, cell.get("name", ""))}
         if cell.get("manufacturer"):
             machine["manufacturer"] = cell["manufacturer"][:80]
         year = cell.get("year", "")

@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
-from typing import Any
 
 import orjson
 from starlette.requests import Request
@@ -27,15 +26,16 @@ from display.errors import ApiError
 from display.http.endpoint import services, signed_in, written
 from display.live.tournament import RecordRefused, check_new
 from display.log.verify import verify_file_bytes
+from display.types import Record
 from scoring.errors import ScoringError
 
 MAX_RECORDS = 200_000
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 
 
-def parse(raw: bytes) -> list[dict[str, Any]]:
+def parse(raw: bytes) -> list[Record]:
     """JSON lines -> records without their ``seq``. Raises ApiError 422 naming the line."""
-    records: list[dict[str, Any]] = []
+    records: list[Record] = []
     for line_no, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
@@ -59,7 +59,7 @@ def parse(raw: bytes) -> list[dict[str, Any]]:
     return records
 
 
-def check(records: list[dict[str, Any]]) -> None:
+def check(records: list[Record]) -> None:
     """Apply every record as a replica would (``check_new``), without writing: raises ApiError 422
     naming the line of the first record refused (a restore checks its export this way)."""
     try:
@@ -68,7 +68,7 @@ def check(records: list[dict[str, Any]]) -> None:
         raise explain(records, refused.seq, refused.cause) from None
 
 
-def explain(records: list[dict[str, Any]], seq: int, error: Exception) -> ApiError:
+def explain(records: list[Record], seq: int, error: Exception) -> ApiError:
     """The writer refused record ``seq`` of ``records`` (line ``seq``, blank lines aside) with
     ``error``: a 422 naming the line."""
     if isinstance(error, ScoringError):
@@ -95,6 +95,8 @@ def _bad(line: int, what: str) -> ApiError:
 
 
 async def import_log(request: Request) -> Response:
+    """TD: a log export replayed as a new tournament (module docstring). Raises ApiError 422
+    (not a tournament id, or a line refused: nothing written), 409 (the id is taken)."""
     tid = request.path_params["tournament"]
     await signed_in(request, None, td_only=True)
     if not ID.match(tid):

@@ -16,7 +16,6 @@ recorded, or none.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
@@ -26,19 +25,21 @@ from starlette.routing import Route
 from display import competitions
 from display.desk import csv as desk_csv
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
-from display.log.store import Record
+from display.live.tournament import LiveTournament
+from display.log.store import Record as StoredRecord
+from display.types import Doc, Registration
 
 
-def numbers(views: dict[str, Any], name: str) -> set[str]:
+def numbers(views: dict[str, Doc], name: str) -> set[str]:
     """Ids already in view ``name`` (``players`` or ``machines``: documents keyed by id)."""
     doc = views.get(name)
     return set(doc) if isinstance(doc, dict) else set()
 
 
-def registrations(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
+def registrations(records: Iterable[StoredRecord]) -> dict[str, Registration]:
     """Player number -> the player as registered (``player_added``: name, guest, ifpa, country or
     region…) plus ``withdrawn`` (the reason) when a ``player_withdrawn`` record names them."""
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, Registration] = {}
     for record in records:
         data = record.data
         if data.get("type") == "player_added" and isinstance(data.get("player"), dict):
@@ -82,7 +83,7 @@ async def add_entry(request: Request) -> Response:
     return written(seq, replayed, {"player": found})
 
 
-def _region_key(live: Any) -> str:
+def _region_key(live: LiveTournament) -> str:
     """What a player's registration place is called in this tournament's competition: a UKPL
     meeting's players belong to a region (UKPL 1C), others record a country."""
     return competitions.player_place(live.format)
@@ -98,9 +99,9 @@ async def import_machines(request: Request) -> Response:
     return written(seq, replayed, {"machines": [m["id"] for m in found]})
 
 
-def machine_details(records: Iterable[Record]) -> dict[str, dict[str, Any]]:
+def machine_details(records: Iterable[StoredRecord]) -> dict[str, Registration]:
     """Machine id -> the machine as added (``machine_added``: name, manufacturer, year)."""
-    found: dict[str, dict[str, Any]] = {}
+    found: dict[str, Registration] = {}
     for record in records:
         machine = record.data.get("machine")
         if record.data.get("type") == "machine_added" and isinstance(machine, dict):

@@ -8,8 +8,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -19,6 +17,7 @@ from display.errors import ApiError
 from display.http import pages
 from display.http.endpoint import body, live_or_404, signed_in, stamp, write, written
 from display.live import shared as shared_records
+from display.types import Record
 
 
 class ProfileIn(BaseModel):
@@ -37,6 +36,7 @@ def display_views() -> list[str]:
 
 
 async def list_profiles(request: Request) -> Response:
+    """The profiles, the views a display can show and the themes (module docstring)."""
     live = live_or_404(request)
     return JSONResponse(
         {
@@ -48,10 +48,11 @@ async def list_profiles(request: Request) -> Response:
 
 
 async def set_profile(request: Request) -> Response:
+    """TD: set profile ``{name}``. Raises SettingsError (422) for a view no display shows."""
     tid, name = request.path_params["tournament"], request.path_params["name"]
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, ProfileIn)
-    record: dict[str, Any] = {"type": "profile_set", "name": name, **data.model_dump()}
+    record: Record = {"type": "profile_set", "name": name, **data.model_dump()}
     if float(record["seconds"]).is_integer():
         record["seconds"] = int(record["seconds"])
     doc = shared_records.profile(
@@ -62,6 +63,7 @@ async def set_profile(request: Request) -> Response:
 
 
 async def remove_profile(request: Request) -> Response:
+    """TD: remove profile ``{name}``. Raises ApiError 404 ``unknown_profile``."""
     tid, name = request.path_params["tournament"], request.path_params["name"]
     principal = await signed_in(request, tid, td_only=True)
     if name not in live_or_404(request).views.get("profiles", {}):

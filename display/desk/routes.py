@@ -10,8 +10,6 @@ call the JSON API below and in the ``desk_*`` modules.
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -23,6 +21,7 @@ from display.errors import ApiError
 from display.http import exports, pages, qr
 from display.http.endpoint import body, signed_in, stamp, write, written
 from display.http.schemas import Id, Name
+from display.types import FormatSettings
 
 
 class FromTemplateIn(BaseModel):
@@ -32,14 +31,17 @@ class FromTemplateIn(BaseModel):
     id: Id
     name: Name
     template: str = Field(max_length=40)
-    settings: dict[str, Any] = {}
+    settings: FormatSettings = {}
 
 
 async def list_templates(request: Request) -> Response:
+    """Every competition template, available or not (``catalog.catalog``)."""
     return JSONResponse({"templates": catalog.catalog(competitions.formats())})
 
 
 async def create_from_template(request: Request) -> Response:
+    """TD: a new tournament from a template, its settings over the template's. Raises ApiError
+    404 ``unknown_template``, 409 ``not_available`` (a format this server does not run)."""
     principal = await signed_in(request, None, td_only=True)
     data = await body(request, FromTemplateIn)
     template = catalog.find(data.template)
@@ -64,6 +66,7 @@ async def create_from_template(request: Request) -> Response:
 
 
 async def desk_home(request: Request) -> Response:
+    """The desk: sign in, the tournaments, a new one, a log import."""
     svc = pages.services(request)
     found = [svc.summary(tid) for tid, live in svc.replica.tournaments.items() if live.kind]
     return pages.render(
@@ -72,6 +75,7 @@ async def desk_home(request: Request) -> Response:
 
 
 async def desk_tournament(request: Request) -> Response:
+    """One tournament's desk; the 404 page for an unknown one."""
     tournament = pages.tournament_or_none(request)
     if tournament is None:
         return pages.not_found(request)

@@ -24,9 +24,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from display import competitions
+from display.competitions.base import Kind
 from display.competitions.docs import ordinal
 from display.errors import ApiError
 from display.http.endpoint import live_or_404
+from display.types import Doc
 from scoring.errors import ScoringError
 from scoring.tournament import Tournament
 from scoring.what_if import Need, Target, reaches, what_i_need
@@ -35,13 +37,13 @@ CACHE_SIZE = 512
 
 
 def qualifying(fmt: str | None, state: Any) -> Tournament | None:
-    """The per-machine tournament inside a state of format ``fmt`` while qualifying runs, or None
-    (its competition's ``Competition.qualifying``)."""
+    """The per-machine tournament inside a state of format ``fmt`` (its kind's own type, hence
+    Any) while qualifying runs, or None (its competition's ``Competition.qualifying``)."""
     found = competitions.find(fmt)
     return found.qualifying(state) if found is not None and found.qualifying else None
 
 
-def default_target(view: dict[str, Any], asked: int | None) -> tuple[Target, str]:
+def default_target(view: Doc, asked: int | None) -> tuple[Target, str]:
     """The target and its words for the phone, from the ``tournament`` view and ``asked``."""
     settings = view.get("settings") or {}
     cut = (view.get("cut") or {}).get("qualify")
@@ -65,10 +67,10 @@ class Snapshot:
     """What the answer is worked from, taken on the event loop (the live tournament moves on
     while a thread works): the kind, its state and version, machine names, joker games on."""
 
-    kind: Any
-    state: Any
+    kind: Kind
+    state: Any  # the kind's own type
     version: int
-    machines: dict[str, Any]
+    machines: Doc
     jokers: bool
 
 
@@ -81,12 +83,13 @@ def _playable(at: Snapshot, player: str, machine: str) -> bool:
     return True
 
 
-def answer(at: Snapshot, tournament: Tournament, player: str, target: Target) -> dict[str, Any]:
-    """The what-if document for ``player``: where they are now and a need per machine."""
+def answer(at: Snapshot, tournament: Tournament, player: str, target: Target) -> Doc:
+    """The what-if document for ``player``: where they are now (``{"reached", "place"?}``) and
+    a need per machine (``_need``)."""
     found = what_i_need(tournament, player, target, at.version + 1)
     needs = [n for n in found if _playable(at, player, n.machine)]
     row = next(r for r in tournament.standings.rows if r.player == player)
-    now: dict[str, Any] = {"reached": reaches(tournament.standings, player, target)}
+    now: dict[str, object] = {"reached": reaches(tournament.standings, player, target)}
     if row.place is not None:
         now["place"] = row.place
     return {
@@ -95,8 +98,8 @@ def answer(at: Snapshot, tournament: Tournament, player: str, target: Target) ->
     }
 
 
-def _need(at: Snapshot, need: Need) -> dict[str, Any]:
-    doc = {
+def _need(at: Snapshot, need: Need) -> dict[str, object]:
+    doc: dict[str, object] = {
         "machine": need.machine,
         "name": (at.machines.get(need.machine) or {}).get("name", need.machine),
         "again": need.again,
@@ -110,6 +113,9 @@ def _need(at: Snapshot, need: Need) -> dict[str, Any]:
 
 
 async def what_if(request: Request) -> Response:
+    """What ``?player=`` needs on each machine to reach ``?target=`` (module docstring). Raises
+    ApiError 422 for a target that is not a place, 409 ``not_available`` outside machine
+    qualifying, 404 ``unknown_player``."""
     live = live_or_404(request)
     player = request.query_params.get("player", "")
     raw = request.query_params.get("target")
@@ -127,11 +133,12 @@ async def what_if(request: Request) -> Response:
         raise ApiError(404, "unknown_player", f"No player number {player} is registered.")
     target, label = default_target(live.views.get("tournament") or {}, asked)
     settings = (live.views.get("tournament") or {}).get("settings") or {}
+    assert live.kind is not None  # live_or_404 answers only tournaments that have their kind
     at = Snapshot(
         live.kind, live.state, live.version, dict(live.views.get("machines") or {}),
         bool(settings.get("jokers_per_player")),
     )  # fmt: skip
-    cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = _cache(request)
+    cache = _cache(request)
     key = (live.id, at.version, player, target)
     if key not in cache:
         cache[key] = await asyncio.to_thread(answer, at, tournament, player, target)
@@ -142,11 +149,16 @@ async def what_if(request: Request) -> Response:
     return JSONResponse({"version": key[1], "player": player, "target": target_doc, **found})
 
 
-def _cache(request: Request) -> OrderedDict[tuple[Any, ...], dict[str, Any]]:
+CacheKey = tuple[str, int, str, Target]
+"""(tournament, version, player, target) of an answer."""
+
+
+def _cache(request: Request) -> OrderedDict[CacheKey, Doc]:
+    """The app's answers, oldest first (made on first use)."""
     state = request.app.state
     if not hasattr(state, "what_if_cache"):
         state.what_if_cache = OrderedDict()
-    cache: OrderedDict[tuple[Any, ...], dict[str, Any]] = state.what_if_cache
+    cache: OrderedDict[CacheKey, Doc] = state.what_if_cache  # Starlette's state holds Any
     return cache
 
 

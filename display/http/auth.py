@@ -31,7 +31,6 @@ import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import orjson
 from argon2 import PasswordHasher
@@ -260,7 +259,7 @@ class Auth:
         await self._end(ended)
         return bool(removed) or bool(ended)
 
-    async def stewards(self, tournament: str) -> list[dict[str, Any]]:
+    async def stewards(self, tournament: str) -> list[dict[str, object]]:
         """Stewards of ``tournament`` by name: when their PIN was issued and their sessions."""
         key = f"{self.prefix}:t:{tournament}:stewards"
         names = sorted(_text(n) for n in await self.redis.hkeys(key))
@@ -281,7 +280,7 @@ class Auth:
             for name in names
         ]
 
-    async def sessions(self, tournament: str | None = None) -> list[dict[str, Any]]:
+    async def sessions(self, tournament: str | None = None) -> list[dict[str, object]]:
         """Sessions signed in now (all, or the stewards of ``tournament``), oldest first:
         role, name, tournament, since, last_seen, expires_in (seconds)."""
         index = await self._index()
@@ -311,7 +310,9 @@ class Auth:
         await self._end([sha])
         return bool(exists)
 
-    async def _index(self) -> dict[str, dict[str, Any]]:
+    async def _index(self) -> dict[str, dict[str, object]]:
+        """Every session listed (``P:sessions``): sha256 of its token -> {role, tournament,
+        name, since}."""
         raw = await self.redis.hgetall(f"{self.prefix}:sessions")
         return {_text(k): orjson.loads(v) for k, v in raw.items()}
 

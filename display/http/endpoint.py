@@ -5,8 +5,9 @@ path's tournament. Endpoints import these, never one another."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import TypeVar, overload
 
 import orjson
 from pydantic import BaseModel
@@ -16,16 +17,31 @@ from starlette.responses import JSONResponse, Response
 from display.errors import ApiError
 from display.http import player_auth
 from display.http.auth import Principal
+from display.live.tournament import LiveTournament
 from display.log.writer import Precondition
 from display.services import Services
+from display.types import Record
+
+Model = TypeVar("Model", bound=BaseModel)
+Other = TypeVar("Other", bound=BaseModel)
 
 
 def services(request: Request) -> Services:
-    svc: Services = request.app.state.services
+    """The server's ``Services`` (``display.app`` puts them on the app's state at start-up)."""
+    svc: Services = request.app.state.services  # Starlette's state holds Any
     return svc
 
 
-async def body(request: Request, model: type[BaseModel] | tuple[type[BaseModel], ...]) -> Any:
+@overload
+async def body(request: Request, model: type[Model]) -> Model: ...
+@overload
+async def body(request: Request, model: tuple[type[Model], type[Other]]) -> Model | Other: ...
+async def body(
+    request: Request, model: type[BaseModel] | tuple[type[BaseModel], type[BaseModel]]
+) -> BaseModel:
+    """The request's JSON body (none: ``{}``) validated as ``model``; a pair ``(one, many)``
+    takes ``many`` when the body holds ``players`` or ``machines`` (a list of them), else
+    ``one``. Raises ApiError 400 ``invalid_json``, pydantic's ValidationError (422)."""
     raw = await request.body()
     try:
         data = orjson.loads(raw or b"{}")
@@ -40,6 +56,10 @@ async def body(request: Request, model: type[BaseModel] | tuple[type[BaseModel],
 
 
 async def signed_in(request: Request, tournament: str | None, td_only: bool = False) -> Principal:
+    """Who signed the request (its ``Authorization: Bearer`` token), allowed to write to
+    ``tournament`` (None: any) and, with ``td_only``, the TD. Raises ApiError 401
+    ``sign_in_required``, 403 ``players_may_not`` (a player's token), ``td_only``,
+    ``wrong_tournament``."""
     principal = await services(request).auth.principal(request.headers.get("authorization"))
     if principal is None:
         if await player_auth.is_player_session(services(request).auth, request):
@@ -57,13 +77,14 @@ async def signed_in(request: Request, tournament: str | None, td_only: bool = Fa
 
 
 def now() -> str:
+    """Server time for a record's ``at``: ISO 8601 UTC to the millisecond."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 async def write(
     request: Request,
     tournament: str,
-    new_records: list[dict[str, Any]],
+    new_records: Sequence[Record],
     create: bool = False,
     precondition: Precondition | None = None,
 ) -> tuple[int, bool]:
@@ -85,16 +106,20 @@ async def request_fingerprint(request: Request) -> str:
     return hashlib.sha256(request.url.path.encode() + b"\0" + await request.body()).hexdigest()
 
 
-def written(seq: int, replayed: bool, payload: dict[str, Any], status: int = 201) -> Response:
+def written(seq: int, replayed: bool, payload: Mapping[str, object], status: int = 201) -> Response:
+    """The answer to a write: ``{"version": seq, **payload}`` with ``status``, and
+    ``Idempotent-Replayed: true`` when an earlier request with its key wrote it."""
     headers = {"Idempotent-Replayed": "true"} if replayed else {}
     return JSONResponse({"version": seq, **payload}, status_code=status, headers=headers)
 
 
-def stamp(principal: Principal, record: dict[str, Any]) -> dict[str, Any]:
+def stamp(principal: Principal, record: Record) -> Record:
+    """``record`` with its audit fields: ``by`` (``role:name``) and ``at`` (``now()``)."""
     return {**record, "by": f"{principal.role}:{principal.name}", "at": now()}
 
 
-def live_or_404(request: Request) -> Any:
+def live_or_404(request: Request) -> LiveTournament:
+    """The path's ``{tournament}``, created. Raises ApiError 404 ``unknown_tournament``."""
     tid = request.path_params["tournament"]
     live = services(request).replica.tournaments.get(tid)
     if live is None or live.kind is None:

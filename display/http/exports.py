@@ -25,9 +25,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
 
 import orjson
 from starlette.requests import Request
@@ -39,41 +38,51 @@ from display.desk.players import registrations
 from display.errors import ApiError
 from display.http import pages
 from display.http.endpoint import live_or_404, services
-from display.log.store import Record
+from display.live.tournament import LiveTournament
+from display.log.store import Record as StoredRecord
+from display.types import Doc, Registration
 from scoring.ranking import player_key
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
-def final_rows(views: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+Views = dict[str, Doc]
+"""A tournament's views by name (``LiveTournament.views``)."""
+Table = tuple[list[str], list[list[object]]]
+"""A CSV's header and rows, each row a cell per column (None: blank)."""
+
+
+def final_rows(views: Views) -> list[tuple[str, Doc]]:
     """(player, row) best first: ranked rows by place then number, then unranked rows by total.
     The row is the ``standings`` row with ``place`` from ``placings`` where that view has one."""
     standings = (views.get("standings") or {}).get("rows") or {}
     placings = (views.get("placings") or {}).get("rows") or {}
-    merged: dict[str, dict[str, Any]] = {}
+    merged: dict[str, Doc] = {}
     for number in {*standings, *placings}:
         row = dict(standings.get(number) or {})
         if number in placings:
             row["place"] = placings[number].get("place")
         merged[number] = {k: v for k, v in row.items() if v is not None}
 
-    def order(item: tuple[str, dict[str, Any]]) -> tuple[Any, ...]:
+    def order(item: tuple[str, Doc]) -> tuple[bool, int, float, tuple[object, ...]]:
         number, row = item
         place = row.get("place")
         ranked = isinstance(place, int)
-        return (not ranked, place if ranked else 0, -(row.get("total") or 0), player_key(number))
+        by_place = place if isinstance(place, int) else 0
+        return (not ranked, by_place, -(row.get("total") or 0), player_key(number))
 
     return sorted(merged.items(), key=order)
 
 
-def _cell(value: Any) -> Any:
+def _cell(value: object) -> object:
     """A CSV cell; text that a spreadsheet would run as a formula is quoted with an apostrophe."""
     if isinstance(value, str) and value.startswith(FORMULA_START):
         return "'" + value
     return "" if value is None else value
 
 
-def to_csv(header: list[str], rows: Iterable[list[Any]]) -> str:
+def to_csv(header: list[str], rows: Iterable[Sequence[object]]) -> str:
+    """``header`` and ``rows`` as CSV text (RFC 4180, CRLF), formula-like text defused."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(header)
@@ -81,9 +90,7 @@ def to_csv(header: list[str], rows: Iterable[list[Any]]) -> str:
     return out.getvalue()
 
 
-def results_table(
-    views: dict[str, Any], regs: dict[str, dict[str, Any]]
-) -> tuple[list[str], list[list[Any]]]:
+def results_table(views: Views, regs: dict[str, Registration]) -> Table:
     """The results CSV as (header, rows): place, number, name, IFPA number, country or region,
     guest, withdrawn, total, league points (UKPL 3D), band (EPC 2009, EPC Qualifying cut),
     machines played, then each machine's score and points."""
@@ -94,12 +101,12 @@ def results_table(
     header += ["Withdrawn", "Total", "League points", "Band", "Played"]
     for _, machine in machines:
         header += [f"{machine.get('name')} score", f"{machine.get('name')} points"]
-    rows = []
+    rows: list[list[object]] = []
     for number, row in final_rows(views):
         reg = regs.get(number, {})
         listed = players.get(number)
         who = listed if isinstance(listed, dict) else {}
-        line: list[Any] = [
+        line: list[object] = [
             row.get("place"),
             number,
             who.get("name") or reg.get("name", ""),
@@ -119,12 +126,10 @@ def results_table(
     return header, rows
 
 
-def ifpa_table(
-    views: dict[str, Any], regs: dict[str, dict[str, Any]]
-) -> tuple[list[str], list[list[Any]]]:
+def ifpa_table(views: Views, regs: dict[str, Registration]) -> Table:
     """The IFPA submission as (header, rows): ranked players only (module docstring)."""
     players = views.get("players") or {}
-    rows = [
+    rows: list[list[object]] = [
         [row["place"], (players.get(number) or {}).get("name") or regs.get(number, {}).get("name"),
          regs.get(number, {}).get("ifpa", "")]
         for number, row in final_rows(views)
@@ -133,7 +138,7 @@ def ifpa_table(
     return ["Position", "Player Name", "IFPA Number"], rows
 
 
-async def _inputs(request: Request) -> tuple[Any, list[Record]]:
+async def _inputs(request: Request) -> tuple[LiveTournament, list[StoredRecord]]:
     live = live_or_404(request)
     return live, await services(request).store.read(live.id)
 
@@ -144,12 +149,15 @@ def _download(text: str, name: str, media_type: str) -> Response:
 
 
 async def results_csv(request: Request) -> Response:
+    """Every player's results as CSV (``results_table``)."""
     live, records = await _inputs(request)
     header, rows = results_table(live.views, registrations(records))
     return _download(to_csv(header, rows), f"{live.id}-results.csv", "text/csv; charset=utf-8")
 
 
 async def ifpa_csv(request: Request) -> Response:
+    """The IFPA submission CSV (``ifpa_table``). Raises ApiError 409 ``no_places`` while nobody
+    has a place."""
     live, records = await _inputs(request)
     header, rows = ifpa_table(live.views, registrations(records))
     if not rows:
@@ -158,6 +166,7 @@ async def ifpa_csv(request: Request) -> Response:
 
 
 async def log_jsonl(request: Request) -> Response:
+    """The whole log as JSON lines: each record with its ``seq`` (and ``h``)."""
     live, records = await _inputs(request)
     # ``h``: the record's chain hash (display/log/store.py), so ``backglass verify --file`` can check it
     text = b"".join(
@@ -190,7 +199,8 @@ async def printable(request: Request) -> Response:
     )
 
 
-def _machine_rows(views: dict[str, Any], mid: str) -> list[tuple[Any, str, str, Any, Any]]:
+def _machine_rows(views: Views, mid: str) -> list[tuple[object, str, object, object, object]]:
+    """Machine ``mid``'s table for the printed page: place, number, name, score, points."""
     players = views.get("players") or {}
     rows = ((views.get(f"machine/{mid}") or {}).get("rows")) or {}
     ordered = sorted(

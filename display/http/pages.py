@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import Response
@@ -18,14 +17,14 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from display import competitions
-from display.services import Services
+from display.services import Services, TournamentSummary
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 BUILTIN_VIEWS = ("machines", "standings", "queue")
 
 
-def page_links(tournament: dict[str, Any]) -> list[tuple[str, str]]:
+def page_links(tournament: TournamentSummary) -> list[tuple[str, str]]:
     """Every page of a tournament as (label, URL), for the index and the desk: the common ones,
     then its competition's (``Competition.pages``)."""
     tid, fmt = tournament["id"], tournament.get("format") or ""
@@ -79,15 +78,17 @@ templates.env.globals["players_page"] = lambda t: competitions.players_page(t.ge
 
 
 def services(request: Request) -> Services:
-    svc: Services = request.app.state.services
+    """The server's ``Services`` (as ``display.http.endpoint.services``)."""
+    svc: Services = request.app.state.services  # Starlette's state holds Any
     return svc
 
 
-def render(request: Request, name: str, status: int = 200, **context: Any) -> Response:
+def render(request: Request, name: str, status: int = 200, **context: object) -> Response:
+    """Template ``name`` (under ``templates/``) rendered with ``context``, answered ``status``."""
     return templates.TemplateResponse(request, name, context, status_code=status)
 
 
-def tournament_or_none(request: Request) -> dict[str, Any] | None:
+def tournament_or_none(request: Request) -> TournamentSummary | None:
     """The summary of the path's tournament, or None if this server does not know it."""
     tid = request.path_params["tournament"]
     live = services(request).replica.tournaments.get(tid)
@@ -97,6 +98,7 @@ def tournament_or_none(request: Request) -> dict[str, Any] | None:
 
 
 def not_found(request: Request) -> Response:
+    """The 404 page for the path's unknown ``{tournament}``."""
     tid = request.path_params["tournament"]
     return render(request, "not_found.html", status=404, tid=tid)
 
@@ -111,10 +113,12 @@ def number(raw: str | None, default: float, low: float, high: float) -> float:
 
 
 def listed(raw: str | None) -> list[str]:
+    """A comma-separated query parameter as its non-blank items."""
     return [part.strip() for part in (raw or "").split(",") if part.strip()]
 
 
 async def index(request: Request) -> Response:
+    """Every tournament this server runs, with links to its pages."""
     svc = services(request)
     found = [svc.summary(tid) for tid, live in svc.replica.tournaments.items() if live.kind]
     return render(request, "index.html", tournaments=sorted(found, key=lambda t: t["id"]))
@@ -149,6 +153,7 @@ async def display(request: Request) -> Response:
 
 
 async def steward(request: Request) -> Response:
+    """The steward page: push scores to the path's tournament."""
     tournament = tournament_or_none(request)
     if tournament is None:
         return not_found(request)

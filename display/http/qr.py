@@ -9,7 +9,6 @@ no internet. A display opened as ``localhost`` would encode ``localhost``; the d
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import segno
 from starlette.requests import Request
@@ -18,9 +17,10 @@ from starlette.routing import Route
 
 from display import competitions
 from display.http import pages
+from display.services import TournamentSummary
 
 
-def players_url(request: Request, tournament: dict[str, Any]) -> str:
+def players_url(request: Request, tournament: TournamentSummary) -> str:
     """The players' page of ``tournament`` (its format's own, e.g. the league page for FWPL) as
     the requesting screen reaches this server."""
     page = competitions.players_page(tournament.get("format"))
@@ -39,6 +39,8 @@ def svg(text: str) -> str:
 
 
 async def qr_code(request: Request) -> Response:
+    """The players' page's QR code as SVG (module docstring); the 404 page for an unknown
+    tournament."""
     tournament = pages.tournament_or_none(request)
     if tournament is None:
         return pages.not_found(request)

@@ -6,6 +6,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from display.types import FormatSettings
+
 Id = Annotated[
     str,
     BeforeValidator(lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else v),
@@ -34,7 +36,7 @@ class TournamentIn(Body):
     id: Id
     name: Name
     format: str
-    settings: dict[str, Any] = {}
+    settings: FormatSettings = {}
 
 
 class PlayerIn(Body):
@@ -59,7 +61,7 @@ class MachinesIn(Body):
 class SettingsIn(Body):
     """Settings to change, by name (the rest keep their values)."""
 
-    settings: dict[str, Any] = Field(min_length=1)
+    settings: FormatSettings = Field(min_length=1)
 
 
 class StewardIn(Body):
@@ -71,4 +73,5 @@ class ScoreIn(Body):
 
     player: Id
     machine: Id
+    # Any JSON: the rules check it, so "12.5" or -1 get their message (and the same 422) there
     score: Any = Field(description="whole number, 0 … 9007199254740991")

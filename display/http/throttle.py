@@ -30,7 +30,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 import orjson
 from redis.asyncio import Redis
@@ -188,7 +187,9 @@ class Throttle:
             pipe.ltrim(key, 0, FAILURES_KEPT - 1)
             await pipe.execute()
 
-    async def failures(self, tournament: str | None, count: int = FAILURES_KEPT) -> list[Any]:
+    async def failures(
+        self, tournament: str | None, count: int = FAILURES_KEPT
+    ) -> list[dict[str, object]]:
         """Recent failures, newest first: of ``tournament``'s stewards and players, or (None) of
         TD sign-ins and sign-ins to tournaments that do not exist."""
         raw = await self.redis.lrange(self._failures(tournament), 0, count - 1)

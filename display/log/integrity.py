@@ -15,8 +15,9 @@ programming error (every caller stamps its records), so no call site can forget.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Container, Mapping
-from typing import Any
+from collections.abc import Container
+
+from display.types import Record
 
 GENESIS = "0" * 64
 """The ``prev`` of a log's first hashed entry."""
@@ -28,7 +29,7 @@ def chain_hash(prev: str, raw: bytes) -> str:
     return hashlib.sha256(prev.encode() + b"\n" + raw).hexdigest()
 
 
-def audit_problem(record: Mapping[str, Any], reason_required: Container[str]) -> str | None:
+def audit_problem(record: Record, reason_required: Container[str]) -> str | None:
     """What a record lacks of who, when and (types in ``reason_required``: corrections, voids,
     penalties) why, or None."""
     missing = [name for name in ("by", "at") if not record.get(name)]

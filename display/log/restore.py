@@ -23,7 +23,6 @@ import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import click
 import orjson
@@ -37,8 +36,10 @@ from display.errors import ApiError
 from display.http.endpoint import services, signed_in
 from display.live.hub import RESYNC
 from display.log.integrity import GENESIS, chain_hash
-from display.log.store import LogStore, Record, VersionConflict
+from display.log.store import LogStore, VersionConflict
+from display.log.store import Record as StoredRecord
 from display.settings import Settings
+from display.types import Record
 
 MAX_BYTES = 20 * 1024 * 1024
 """The largest export accepted (a long weekend's log is a few MB)."""
@@ -56,7 +57,7 @@ class RestoreRefused(Exception):
 class Export:
     """A parsed log export: records in version order (without ``seq``/``h``) and their ``h``."""
 
-    records: list[dict[str, Any]]
+    records: list[Record]
     hashes: list[str | None]
 
 
@@ -117,7 +118,7 @@ async def restore_log(store: LogStore, tid: str, export: Export) -> Restored:
     return Restored(len(held), appended.seq)
 
 
-def _check_prefix(held: Sequence[Record], export: Export) -> None:
+def _check_prefix(held: Sequence[StoredRecord], export: Export) -> None:
     if len(held) > len(export.records):
         raise RestoreRefused(
             "export_older",
@@ -134,7 +135,7 @@ def _check_prefix(held: Sequence[Record], export: Export) -> None:
 
 
 def _check_hashes(
-    prev: str, records: Sequence[dict[str, Any]], hashes: Sequence[str | None], after: int
+    prev: str, records: Sequence[Record], hashes: Sequence[str | None], after: int
 ) -> None:
     for seq, (record, h) in enumerate(zip(records, hashes, strict=True), start=after + 1):
         prev = chain_hash(prev, orjson.dumps(record))
@@ -147,8 +148,9 @@ def _check_hashes(
 
 
 async def _read_body(request: Request) -> bytes:
-    limit = min(getattr(request.app.state.services.settings, "max_upload", MAX_BYTES), MAX_BYTES)
-    chunks, size = [], 0
+    limit = min(services(request).settings.max_upload, MAX_BYTES)
+    chunks: list[bytes] = []
+    size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
@@ -178,7 +180,7 @@ async def restore_endpoint(request: Request) -> Response:
         lost = await svc.guard.recheck(tid) if svc.guard is not None else None
     if lost is None:
         await svc.replica.wait_for(tid, done.version, timeout=30)
-    answer: dict[str, Any] = {
+    answer: dict[str, object] = {
         "tournament": tid,
         "restored": done.appended,
         "version": done.version,
@@ -252,7 +254,7 @@ async def _restore(settings: Settings, tid: str, export: Export) -> Restored:
     redis = Redis.from_url(url)
     try:
         return await restore_log(
-            LogStore(redis, settings.key_prefix, getattr(settings, "hash_chain", True)), tid, export
+            LogStore(redis, settings.key_prefix, settings.hash_chain), tid, export
         )
     finally:
         await redis.aclose()

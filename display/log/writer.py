@@ -32,6 +32,7 @@ from display.live.replica import Replica
 from display.live.tournament import Applied, RecordRefused, check_new
 from display.log.integrity import audit_problem
 from display.log.store import LogStore, VersionConflict
+from display.types import Record
 from scoring.errors import ScoringError
 
 MAX_ATTEMPTS = 20
@@ -41,7 +42,8 @@ THREAD_ABOVE = 100
 log never holds the event loop."""
 
 Precondition = Callable[[Any], None]
-"""Runs under the write lock against the kind's state at V; refuses by raising (ApiError 412 …)."""
+"""Runs under the write lock against the kind's state at V (``LiveTournament.state``: each kind's
+own type, hence Any); refuses by raising (ApiError 412 …)."""
 Explain = Callable[[int, Exception], Exception]
 """A new tournament's record ``seq`` (1-based) was refused with an error: the error to raise."""
 Check = Callable[[], Awaitable[None]]
@@ -80,7 +82,7 @@ class Writer:
     async def commit(
         self,
         tid: str,
-        records: Sequence[dict[str, Any]],
+        records: Sequence[Record],
         *,
         key: str | None = None,
         fingerprint: str = "",
@@ -131,7 +133,7 @@ class Writer:
         return Committed(seq, True)
 
     @staticmethod
-    async def _check_new(records: Sequence[dict[str, Any]], explain: Explain | None) -> None:
+    async def _check_new(records: Sequence[Record], explain: Explain | None) -> None:
         """A new tournament's records depend on nothing else: checked before the lock, in a
         thread when there are many."""
         try:
@@ -145,7 +147,7 @@ class Writer:
     async def _commit(
         self,
         tid: str,
-        records: Sequence[dict[str, Any]],
+        records: Sequence[Record],
         key: str | None,
         fingerprint: str,
         precondition: Precondition | None,
@@ -174,7 +176,7 @@ class Writer:
     async def _attempt(
         self,
         tid: str,
-        records: Sequence[dict[str, Any]],
+        records: Sequence[Record],
         key: str | None,
         fingerprint: str,
         precondition: Precondition | None,
