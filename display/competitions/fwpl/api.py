@@ -235,7 +235,7 @@ async def add_lines(request: Request) -> Response:
     principal = await endpoint.signed_in(request, tid)
     data = await endpoint.body(request, LinesIn)
     _league(request)
-    ref = {"week": data.week, "group": data.group, "game_no": data.game_no}
+    ref: dict[str, object] = {"week": data.week, "group": data.group, "game_no": data.game_no}
     if data.machine is not None:
         ref["machine"] = data.machine
     new = []
