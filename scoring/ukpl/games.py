@@ -15,7 +15,12 @@ Rule text: UKPL rules (UK Pinball League regional rules), sections 2E, 2F, 3A, 3
 - 2F: a multiplayer game is 2-6 different players on one machine, entered together; each of
   their scores is checked like a single game;
 - 7A: "for the next offence, the next level of penalty above will be imposed as a minimum"
-  (``check_decision`` with ``escalate``).
+  (``check_decision`` with ``escalate``);
+- 6A: a substitution is not withdrawn: the machine stays out (``without_decision``).
+
+A recorded game may be corrected (the score typed wrong) or voided (``correct_game``): only a game
+that counts now, not one score of a multiplayer game (2F: the group's scores are one entry), and
+not so that an adjustment loses the game it names.
 
 Choices the text leaves open (settings of the live meeting, documented in display/competitions/ukpl/kind.py):
 
@@ -46,6 +51,12 @@ from scoring.ukpl.adjust import (
     Substitute,
     adjust,
     minimum_penalty,
+)
+from scoring.ukpl.errors import (
+    AdjustedGame,
+    GameNotCounting,
+    MultiplayerGameSplit,
+    SubstitutionFinal,
 )
 
 FAULTS = (Replay, OneBallAdded)
@@ -210,6 +221,65 @@ def check_escalation(penalty: Penalty, history: Iterable[Penalty]) -> None:
         )
 
 
+def check_one_game(seq: object, multiplayer: Collection[int], done: str = "changed") -> None:
+    """Raise MultiplayerGameSplit if the game of record ``seq`` (as a correction or void names
+    it) is one of the ``multiplayer`` games (their records' seqs): its scores were entered
+    together and are not ``done`` (e.g. "changed", "corrected") one by one. UKPL 2F."""
+    if seq in multiplayer:
+        raise MultiplayerGameSplit(
+            f"Record {seq} is a multiplayer game; its scores cannot be {done} one by one."
+        )
+
+
+def correct_game(
+    games: Sequence[Entry],
+    decisions: Sequence[Decision],
+    seq: int,
+    counted: Entry | None,
+    fixed: Entry | None,
+    players: Collection[str],
+    machines: Mapping[str, str],
+) -> tuple[Entry, ...]:
+    """The meeting's ``games`` with the game of record ``seq`` corrected to ``fixed`` (None: it is
+    voided), in the order played. ``counted``: that game as it counted before (None: it counted
+    nowhere); ``players``, ``machines`` (id -> name) as for ``check_game``. UKPL 3A, 3B, 6A, 6C.
+
+    Raises GameNotCounting when the game does not count now (a replay took its place, or its
+    player or machine is out of the meeting); AdjustedGame when it moves to another player or
+    machine, or is voided, and an adjustment names it with no other game left there to name; or
+    what ``check_game`` raises for the corrected game.
+    """
+    game = next((g for g in games if g.seq == seq), None)
+    if game is None or counted is None or _where(counted) != _where(game):
+        raise GameNotCounting(f"The game of record {seq} does not count now; nothing to change.")
+    others = tuple(g for g in games if g.seq != seq)
+    moved = fixed is None or _where(fixed) != _where(game)
+    named = [
+        d.seq
+        for d in decisions
+        if (getattr(d.record, "player", None), getattr(d.record, "machine", None)) == _where(game)
+    ]
+    if moved and named and not games_of(others, game.player, game.machine):
+        raise AdjustedGame(
+            f"The game of record {seq} has adjustment {', '.join(map(str, named))}; "
+            "withdraw it first."
+        )
+    if fixed is None:
+        return others
+    check_game(fixed, others, decisions, players, machines)
+    return tuple(sorted((*others, fixed), key=lambda g: g.seq))
+
+
+def without_decision(decisions: Sequence[Decision], seq: int) -> tuple[Decision, ...]:
+    """``decisions`` without the one recorded at ``seq`` (an adjustment withdrawn: the meeting as
+    if it had not been decided; UKPL 2E, 6C, 7A, 7C, 7D). Raises SubstitutionFinal for a machine's
+    substitution: "any games already played on the faulty machines will need to be replayed on
+    the new game" (UKPL 6A), so the machine stays out."""
+    if any(d.seq == seq and isinstance(d.record, Substitute) for d in decisions):
+        raise SubstitutionFinal("A replaced machine stays out of the meeting (UKPL 6A).")
+    return tuple(d for d in decisions if d.seq != seq)
+
+
 def counting(
     games: Sequence[Entry],
     decisions: Sequence[Decision],
@@ -222,6 +292,10 @@ def counting(
     waiting = pending_faults(games, decisions)
     records = [d.record for d in decisions if d.seq not in waiting]
     return adjust(games, records, config or AdjustConfig(), banned)
+
+
+def _where(game: Entry) -> tuple[str, str]:
+    return game.player, game.machine
 
 
 def _machine(machine: str, machines: Mapping[str, str], removed: Mapping[str, str]) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from scoring.errors import DuplicateRegistration
 from scoring.ranking import player_key
 from scoring.ukpl.adjust import Penalty, banned
+from scoring.ukpl.errors import OwnMeeting
 from scoring.ukpl.season import Meet, SeasonConfig, SeasonTable, season_table
 
 
@@ -58,6 +59,14 @@ class SeasonMeet:
     def id(self) -> str:
         """The meeting id (UKPL 3A: each meeting's results are published under one)."""
         return self.meet.id
+
+
+def check_other_meeting(meet: str, own: str | None) -> None:
+    """Raise OwnMeeting if results imported as meeting ``meet`` would be this meeting's own
+    (``own``: its id, None when it has none set): a meeting's results are its scores (UKPL 3A,
+    3E)."""
+    if meet == (own or ""):
+        raise OwnMeeting(f"Meeting {meet} is this meeting: its results are its scores.")
 
 
 def held_order(meets: Iterable[SeasonMeet]) -> tuple[SeasonMeet, ...]:

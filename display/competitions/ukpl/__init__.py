@@ -3,20 +3,23 @@ adjustments and faults, and the region's season table across meetings (``scoring
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from display.competitions.base import Competition, Default, Page, Template
 from display.competitions.ukpl.kind import KIND
 from display.competitions.ukpl.state import UkplState
 from scoring.tournament import Tournament
 
+if TYPE_CHECKING:  # the writer loads Redis; declaring the competition must not (test_layout)
+    from display.log.writer import Writer
 
-def qualifying(state: Any) -> Tournament | None:
+
+def qualifying(state: object) -> Tournament | None:
     """The meeting's per-machine tournament (UKPL 3B): it counts until the meeting is over."""
     return state.meeting if isinstance(state, UkplState) else None
 
 
-def observe(writer: Any, tid: str) -> None:
+def observe(writer: Writer, tid: str) -> None:
     """After records of meeting ``tid`` were applied: keep the season's meetings in step
     (``display.competitions.ukpl.season_links``, UKPL 3E)."""
     from display.competitions.ukpl import season_links as ukpl_season_view

@@ -13,8 +13,6 @@ multiplayer games, and past meetings' results for the season table. Every write 
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -35,6 +33,7 @@ from display.errors import ApiError
 from display.http import preconditions
 from display.http.endpoint import body, services, signed_in, stamp, write, written
 from display.log.store import version_number
+from display.types import Record
 
 
 def meeting_or_error(request: Request) -> str:
@@ -73,9 +72,9 @@ async def adjust(request: Request) -> Response:
     return written(seq, replayed, {"adjustment": seq, "type": data.type})
 
 
-def substitution(data: SubstituteIn) -> list[dict[str, Any]]:
+def substitution(data: SubstituteIn) -> list[Record]:
     """UKPL 6A through the hall's machine status: the substitute added first when it is new."""
-    records: list[dict[str, Any]] = []
+    records: list[Record] = []
     substitute = data.substitute
     if not isinstance(substitute, str):
         records.append({"type": "machine_added", "machine": substitute.model_dump()})

@@ -28,11 +28,15 @@ from display.cli.demo.common import (
     stderr,
     target,
 )
+from display.types import Doc, FormatSettings
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 GUEST = {"1", "true", "yes", "y"}
 STEWARD = "Replay Steward"
 COLUMNS = ("player", "position", "meet_total", "league_points")
+Scored = tuple[str, str, Any]
+"""A score as read: (player number, machine id, score as typed). The score is an int, or text the
+server will refuse; either is pushed as it is, so its type is the server's to check."""
 
 
 @dataclass
@@ -42,7 +46,7 @@ class Meeting:
 
     players: dict[str, tuple[str, bool]] = field(default_factory=dict)
     machines: dict[str, str] = field(default_factory=dict)
-    scores: list[tuple[str, str, Any]] = field(default_factory=list)
+    scores: list[Scored] = field(default_factory=list)
 
 
 def read_meeting(path: Path) -> Meeting:
@@ -77,17 +81,17 @@ def read_meeting(path: Path) -> Meeting:
     return meeting
 
 
-def round_robin(scores: list[tuple[str, str, Any]]) -> list[tuple[str, str, Any]]:
+def round_robin(scores: list[Scored]) -> list[Scored]:
     """The scores reordered as a meeting is played: a game on each machine in turn, so the
     displays show every machine filling up (the result does not depend on order)."""
-    per_machine: dict[str, list[tuple[str, str, Any]]] = {}
+    per_machine: dict[str, list[Scored]] = {}
     for score in scores:
         per_machine.setdefault(score[1], []).append(score)
     rounds = max((len(s) for s in per_machine.values()), default=0)
     return [s[i] for i in range(rounds) for s in per_machine.values() if i < len(s)]
 
 
-def standings_rows(views: dict[str, Any], meeting: Meeting) -> list[dict[str, str]]:
+def standings_rows(views: dict[str, Doc], meeting: Meeting) -> list[dict[str, str]]:
     """The server's meeting standings, guests and unplaced players left out, by position:
     ``player`` (as in the file), ``position``, ``meet_total``, ``league_points`` as text."""
     players = views["players"]
@@ -119,7 +123,7 @@ async def replay_ukpl(
     file: Path,
     url: str | None = None,
     td_password: str | None = None,
-    settings: dict[str, Any] | None = None,
+    settings: FormatSettings | None = None,
     pace: float = 1.5,
     fast: bool = False,
     tournament: str | None = None,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import csv
 import io
 import re
-from typing import Any
 
 from display.errors import ApiError
 
@@ -19,8 +18,12 @@ OPTIONAL = ("position", "meet_total", "name")
 NUMBER = re.compile(r"^\d+(\.\d+)?$")
 PLAYER = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 
+Row = dict[str, str | int]
+"""One row of a ``season_results_imported`` record: ``player``, and as published ``position``
+(a whole number), ``meet_total``, ``league_points`` (text like "16.5") and ``name``."""
 
-def rows_from_csv(text: str) -> list[dict[str, Any]]:
+
+def rows_from_csv(text: str) -> list[Row]:
     """The rows of a published results CSV. Raises ApiError 422 naming the line of a bad row."""
     reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
     header = [name.strip().lower() for name in reader.fieldnames or []]
@@ -38,7 +41,7 @@ def rows_from_csv(text: str) -> list[dict[str, Any]]:
             continue
         if not PLAYER.match(cells["player"]):
             raise _bad(line, f"player {cells['player']!r} is not a player number")
-        out: dict[str, Any] = {"player": cells["player"]}
+        out: Row = {"player": cells["player"]}
         for column in ("league_points", "meet_total"):
             value = cells.get(column, "")
             if value and not NUMBER.match(value):

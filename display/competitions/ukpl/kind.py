@@ -39,9 +39,8 @@ machines kind's plus ``adjustments`` and ``season`` (``display.competitions.ukpl
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from display.competitions.base import EVERY_VIEW
 from display.competitions.docs import compact
@@ -49,11 +48,12 @@ from display.competitions.machines.kind import MACHINES
 from display.competitions.ukpl import records as rec
 from display.competitions.ukpl import state as st
 from display.competitions.ukpl.state import Outside, Registration, UkplState
+from display.types import Doc, FormatSettings, Record, Touched
 from scoring import FORMATS
 from scoring.errors import EntryNotAllowed
 from scoring.model import Entry
-from scoring.ukpl.games import check_group
-from scoring.ukpl.region import is_guest
+from scoring.ukpl.games import check_group, check_one_game
+from scoring.ukpl.region import check_other_meeting, is_guest
 
 FORMAT = "ukpl-meeting"
 SEASON_RECORDS = ("season_results_imported", "season_results_removed")
@@ -64,16 +64,14 @@ class UkplKind:
 
     name = "ukpl"
 
-    def create(self, record: dict[str, Any]) -> UkplState:
+    def create(self, record: Record) -> UkplState:
         meeting_settings, ours = rec.split_settings(record.get("settings") or {})
         options = rec.parse_options(ours, str(record.get("at") or ""))
         meeting = MACHINES.create({**record, "settings": meeting_settings})
         settings = meeting.format.settings_dict(meeting.config)
         return UkplState(meeting=meeting, settings=settings, options=options)
 
-    def apply(
-        self, state: UkplState, seq: int, record: dict[str, Any]
-    ) -> tuple[UkplState, set[str]]:
+    def apply(self, state: UkplState, seq: int, record: Record) -> tuple[UkplState, Touched]:
         kind = record["type"]
         if kind == "player_added":
             return self._player(state, seq, record)
@@ -102,9 +100,7 @@ class UkplKind:
             return self._settings(state, seq, record["settings"]), {EVERY_VIEW}
         return self._hall(state, seq, record)
 
-    def _player(
-        self, state: UkplState, seq: int, record: dict[str, Any]
-    ) -> tuple[UkplState, set[str]]:
+    def _player(self, state: UkplState, seq: int, record: Record) -> tuple[UkplState, Touched]:
         p = record["player"]
         region = (str(p["region"]).strip() or None) if p.get("region") else None
         reg = Registration(str(p["name"]), bool(p.get("guest", False)), region)
@@ -114,17 +110,10 @@ class UkplKind:
         registered = {**state.registered, str(p["number"]): reg}
         return replace(state, meeting=meeting, registered=registered), touched | {"season"}
 
-    def _hall(
-        self, state: UkplState, seq: int, record: dict[str, Any]
-    ) -> tuple[UkplState, set[str]]:
+    def _hall(self, state: UkplState, seq: int, record: Record) -> tuple[UkplState, Touched]:
         kind = record["type"]
         if kind in ("score_corrected", "score_voided"):
-            target = record.get("corrects", record.get("voids"))
-            if target in state.groups:
-                raise EntryNotAllowed(
-                    f"Record {target} is a multiplayer game; its scores cannot be changed one by "
-                    "one."
-                )
+            check_one_game(record.get("corrects", record.get("voids")), state.groups)
         meeting, touched = MACHINES.apply(state.meeting, seq, record)
         if kind == "machine_added":
             machine = meeting.machines[str(record["machine"]["id"])]
@@ -137,7 +126,7 @@ class UkplKind:
             return st.substituted(replace(state, meeting=meeting), seq, record), {EVERY_VIEW}
         return replace(state, meeting=meeting), touched
 
-    def _settings(self, state: UkplState, seq: int, changes: dict[str, Any]) -> UkplState:
+    def _settings(self, state: UkplState, seq: int, changes: FormatSettings) -> UkplState:
         meeting_changes, ours = rec.split_settings(changes)
         hall = {"hall": meeting_changes.pop("hall")} if "hall" in meeting_changes else {}
         settings = {**state.settings, **meeting_changes}
@@ -147,10 +136,9 @@ class UkplKind:
         options = rec.parse_options(raw, state.options.held)  # unset, the date stays the same
         return st.settle(replace(state, meeting=meeting, settings=settings, options=options))
 
-    def _import(self, state: UkplState, seq: int, record: dict[str, Any]) -> UkplState:
+    def _import(self, state: UkplState, seq: int, record: Record) -> UkplState:
         meet = str(record["meet"])
-        if meet == (state.options.meet or ""):
-            raise EntryNotAllowed(f"Meeting {meet} is this meeting: its results are its scores.")
+        check_other_meeting(meet, state.options.meet)
         imported = dict(state.imported)
         if record["type"] == "season_results_removed":
             if imported.pop(meet, None) is None:
@@ -161,10 +149,10 @@ class UkplKind:
             imported[meet] = Outside(found, names, source)
         return st.settle(replace(state, imported=imported))
 
-    def _link(self, state: UkplState, record: dict[str, Any]) -> UkplState:
+    def _link(self, state: UkplState, record: Record) -> UkplState:
         tid, version = str(record["tournament"]), int(record["version"])
         known = state.linked.get(tid)
-        if known is not None and int(known.source["version"]) >= version:
+        if known is not None and known.version >= version:
             raise EntryNotAllowed(f"Meeting {tid} is already linked at version {version} or later.")
         linked = dict(state.linked)
         if record.get("left"):
@@ -181,7 +169,7 @@ class UkplKind:
         if state.options.linked or state.imported:
             yield "season"
 
-    def view(self, state: UkplState, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
+    def view(self, state: UkplState, meta: Mapping[str, str], name: str) -> Doc | None:
         from display.competitions.ukpl import views as ukpl_views
 
         if name == "adjustments":
@@ -200,7 +188,7 @@ class UkplKind:
         return doc
 
 
-def _game_views(machine: str, *more: str) -> set[str]:
+def _game_views(machine: str, *more: str) -> Touched:
     return {f"machine/{machine}", "standings", "queues", "season", *more}
 
 

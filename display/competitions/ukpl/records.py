@@ -21,11 +21,11 @@ Settings of a "ukpl-meeting" beyond the meeting format's own (``ties``, ``bonus`
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, get_args
+from typing import get_args
 
+from display.types import FormatSettings, Record
 from scoring.errors import InvalidScore, SettingsError
 from scoring.settings import check_known
 from scoring.tournament import check_score
@@ -36,10 +36,10 @@ from scoring.ukpl.adjust import (
     OneBallAdded,
     Penalty,
     PenaltyLevel,
-    Record,
     Replay,
     SlamTilt,
 )
+from scoring.ukpl.adjust import Record as Adjustment
 from scoring.ukpl.meeting import UkplConfig
 from scoring.ukpl.region import SeasonMeet
 from scoring.ukpl.season import Meet, MeetResult, SeasonConfig, parse_season_settings
@@ -77,14 +77,14 @@ class Options:
     adjust: AdjustConfig
     escalate: bool
     season_config: SeasonConfig
-    raw: Mapping[str, Any]
+    raw: FormatSettings
 
     @property
     def linked(self) -> bool:
         """Whether the meeting belongs to a region's season (both settings given)."""
         return self.region is not None and self.season is not None
 
-    def shown(self) -> dict[str, Any]:
+    def shown(self) -> FormatSettings:
         """Every UKPL setting with its value in force, for the ``tournament`` view."""
         season = self.season_config
         return {
@@ -98,7 +98,7 @@ class Options:
         }
 
 
-def split_settings(settings: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def split_settings(settings: FormatSettings) -> tuple[FormatSettings, FormatSettings]:
     """(meeting format and hall settings, UKPL settings). Raises SettingsError for a key that is
     none of them, naming every setting a UKPL meeting has."""
     known = MEETING_KEYS | LIVE_KEYS | SEASON_KEYS | {"hall"}
@@ -107,7 +107,7 @@ def split_settings(settings: Mapping[str, Any]) -> tuple[dict[str, Any], dict[st
     return {k: v for k, v in settings.items() if k not in ours}, ours
 
 
-def parse_options(raw: Mapping[str, Any], created: str) -> Options:
+def parse_options(raw: FormatSettings, created: str) -> Options:
     """UKPL settings -> ``Options``; ``created`` (the creation record's ``at``) gives the default
     ``held`` date. Raises SettingsError."""
     region, season = _text(raw, "region", 80), _text(raw, "season", 20)
@@ -125,7 +125,7 @@ def parse_options(raw: Mapping[str, Any], created: str) -> Options:
     return Options(region, season, meet, held, adjust, escalation == "enforce", config, dict(raw))
 
 
-def _text(raw: Mapping[str, Any], key: str, longest: int) -> str | None:
+def _text(raw: FormatSettings, key: str, longest: int) -> str | None:
     value = raw.get(key)
     if value is None:
         return None
@@ -135,7 +135,7 @@ def _text(raw: Mapping[str, Any], key: str, longest: int) -> str | None:
     return text or None
 
 
-def decision(record: Mapping[str, Any]) -> Record:
+def decision(record: Record) -> Adjustment:
     """A decision record -> its ``scoring.ukpl.adjust`` value (UKPL 2E, 6A, 6C, 7A, 7C, 7D).
     Raises InvalidScore for a jackpot value that is not a score, ValueError for another type."""
     kind = record["type"]
@@ -170,7 +170,7 @@ def decision(record: Mapping[str, Any]) -> Record:
     raise ValueError(f"unknown record type {kind!r}")
 
 
-def points(value: Any) -> Fraction | None:
+def points(value: object) -> Fraction | None:
     """League points as given (a number, "16.5", "1/3"; None or "" = for fun). Raises
     InvalidScore for anything else."""
     if value is None or value == "":
@@ -183,7 +183,7 @@ def points(value: Any) -> Fraction | None:
         raise InvalidScore(f"League points must be a number like 16.5, not {value!r}.") from None
 
 
-def imported_meet(record: Mapping[str, Any]) -> tuple[SeasonMeet, dict[str, str]]:
+def imported_meet(record: Record) -> tuple[SeasonMeet, dict[str, str]]:
     """A ``season_results_imported`` record -> (the meeting, player names given). Raises
     InvalidScore or DuplicateRegistration as ``scoring.ukpl.season.season_table`` would."""
     results, names = [], {}
@@ -203,7 +203,7 @@ def imported_meet(record: Mapping[str, Any]) -> tuple[SeasonMeet, dict[str, str]
     return SeasonMeet(meet, str(record.get("held") or "")), names
 
 
-def linked_meet(payload: Mapping[str, Any]) -> tuple[SeasonMeet, dict[str, str]]:
+def linked_meet(payload: Record) -> tuple[SeasonMeet, dict[str, str]]:
     """A ``season_meeting_linked`` record (``display.competitions.ukpl.season_links.summary``) -> (the
     meeting, player names). Raises SettingsError for settings the season cannot use."""
     meet_id = str(payload["meet"])

@@ -91,6 +91,7 @@ class WithdrawIn(Body):
 
 class GroupScoreIn(Body):
     player: Id
+    # any JSON value: the rules check a score (scoring.tournament.check_score) and say what is wrong.
     score: Any = Field(description="whole number, 0 … 9007199254740991")
 
 

@@ -24,13 +24,15 @@ import logging
 import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
 
 import orjson
 
 from display.competitions.ukpl.state import UkplState
+from display.live.replica import Replica
+from display.live.tournament import LiveTournament
 from display.log.store import IdempotencyMismatch
 from display.log.writer import Writer
+from display.types import Record
 from scoring.errors import ScoringError
 from scoring.ukpl.season import SeasonConfig, meet_from_standings
 
@@ -39,25 +41,25 @@ log = logging.getLogger(__name__)
 BY = "server:season"
 ATTEMPTS = 5
 
-_tasks: weakref.WeakKeyDictionary[Any, asyncio.Task[None]] = weakref.WeakKeyDictionary()
-_dirty: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+_tasks: weakref.WeakKeyDictionary[Writer, asyncio.Task[None]] = weakref.WeakKeyDictionary()
+_dirty: weakref.WeakKeyDictionary[Writer, set[str]] = weakref.WeakKeyDictionary()
 
 
-def season_key(state: Any) -> tuple[str, str] | None:
+def season_key(state: object) -> tuple[str, str] | None:
     """(region, season) compared without case, or None for a meeting outside any season."""
     if not isinstance(state, UkplState) or not state.options.linked:
         return None
     return (str(state.options.region).casefold(), str(state.options.season).casefold())
 
 
-def summary(tid: str, state: UkplState) -> dict[str, Any]:
+def summary(tid: str, state: UkplState) -> Record:
     """What the other meetings of the season need of meeting ``tid``: its id, region, season,
     date, season settings, results (league points exact, as text) and penalties (UKPL 3E, 7A)."""
     meet = state.options.meet or tid
     players = state.meeting.players
     results = []
     for result in meet_from_standings(meet, state.meeting.standings, players).results:
-        row: dict[str, Any] = {"player": result.player, "total": str(result.meet_total)}
+        row: Record = {"player": result.player, "total": str(result.meet_total)}
         if result.league_points is not None:
             row["points"] = str(result.league_points)
         if result.position is not None:
@@ -82,7 +84,7 @@ def summary(tid: str, state: UkplState) -> dict[str, Any]:
     }
 
 
-def needed(replica: Any, changed: set[str]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+def needed(replica: Replica, changed: set[str]) -> Iterator[tuple[str, str, Record]]:
     """(target, source, payload) links missing after ``changed`` meetings changed: each changed
     meeting's summary in its siblings, and its siblings' summaries in it."""
     meetings = _meetings(replica)
@@ -93,13 +95,13 @@ def needed(replica: Any, changed: set[str]) -> Iterator[tuple[str, str, dict[str
                 yield from _pair(meetings, other, tid)
 
 
-def _meetings(replica: Any) -> dict[str, Any]:
+def _meetings(replica: Replica) -> dict[str, LiveTournament]:
     return {t: live for t, live in replica.tournaments.items() if isinstance(live.state, UkplState)}
 
 
 def _pair(
-    meetings: dict[str, Any], source: str, target: str
-) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    meetings: dict[str, LiveTournament], source: str, target: str
+) -> Iterator[tuple[str, str, Record]]:
     state, have = meetings[source].state, meetings[target].state.linked.get(source)
     same = season_key(state) is not None and season_key(state) == season_key(meetings[target].state)
     if same:
@@ -141,7 +143,7 @@ class Stale(Exception):
     """The source meeting changed after its summary was taken: take it again."""
 
 
-def _missing(replica: Any, target: str, source: str) -> tuple[dict[str, Any], int] | None:
+def _missing(replica: Replica, target: str, source: str) -> tuple[Record, int] | None:
     """The summary of ``source`` (or its leaving) that ``target`` lacks, with the version of
     ``source`` it is taken from; None when ``target`` has it already."""
     meetings = _meetings(replica)
@@ -152,7 +154,7 @@ def _missing(replica: Any, target: str, source: str) -> tuple[dict[str, Any], in
         return None
     version = meetings[source].version
     have = meetings[target].state.linked.get(source)
-    if have is not None and have.source["version"] >= version:
+    if have is not None and have.version >= version:
         # Linked at this version of ``source`` or a later one: by another process (this replica
         # lags and looks again when it catches up), or ``target`` left the season while
         # ``source`` stayed as linked; then ``source``'s own link saying ``target`` left moves
@@ -174,7 +176,7 @@ async def _link(writer: Writer, target: str, source: str) -> None:
             return
         payload, version = found
 
-        def still_current(state: UkplState, taken: tuple[dict[str, Any], int] = found) -> None:
+        def still_current(state: UkplState, taken: tuple[Record, int] = found) -> None:
             now = _missing(writer.replica, target, source)
             if now is None:
                 raise Unneeded

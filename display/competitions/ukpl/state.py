@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from display.competitions.machines.kind import MACHINES
 from display.competitions.machines.state import HallTournament
 from display.competitions.ukpl import records as rec
-from scoring.corrections import without_entries
+from display.types import FormatSettings, Record
+from scoring.corrections import find_entry, without_entries
 from scoring.errors import EntryNotAllowed
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import rebuild
@@ -25,15 +25,17 @@ from scoring.ukpl.games import (
     Decision,
     check_decision,
     check_game,
+    check_one_game,
+    correct_game,
     counting,
-    games_of,
     pending_faults,
     removed_machines,
+    without_decision,
 )
 from scoring.ukpl.region import SeasonMeet, bans_at, is_guest
 from scoring.ukpl.season import Meet, meet_from_standings
 
-Note = tuple[Mapping[str, Any], Mapping[str, Any] | None]
+Note = tuple[Record, Record | None]
 """An adjustment as recorded, and the record that withdrew it (or None)."""
 
 
@@ -54,8 +56,13 @@ class Outside:
 
     meet: SeasonMeet
     names: Mapping[str, str]
-    source: Mapping[str, Any]
-    payload: Mapping[str, Any] = field(default_factory=dict)
+    source: Mapping[str, str | int]
+    payload: Mapping[str, object] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        """The version of the other meeting that was linked (a linked meeting's ``source``)."""
+        return int(self.source["version"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +73,14 @@ class UkplState:
     ``imported``: results imports by meeting id."""
 
     meeting: HallTournament
-    settings: Mapping[str, Any]
+    settings: FormatSettings
     options: rec.Options
     registered: Mapping[str, Registration] = field(default_factory=dict)
     machines: Mapping[str, Machine] = field(default_factory=dict)
     games: tuple[Entry, ...] = ()
     decisions: tuple[Decision, ...] = ()
     notes: Mapping[int, Note] = field(default_factory=dict)
-    groups: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    groups: Mapping[int, Record] = field(default_factory=dict)
     imported: Mapping[str, Outside] = field(default_factory=dict)
     linked: Mapping[str, Outside] = field(default_factory=dict)
     effects: tuple[Applied, ...] = ()
@@ -147,7 +154,7 @@ def settle(state: UkplState) -> UkplState:
 
 
 def add_games(
-    state: UkplState, seq: int, entries: list[Entry], record: Mapping[str, Any]
+    state: UkplState, seq: int, entries: list[Entry], record: Record
 ) -> tuple[UkplState, bool]:
     """Record games (one, or a multiplayer game's): checked by the UKPL rules
     (``scoring.ukpl.games.check_game``) and by the hall (machine status, withdrawn players,
@@ -175,7 +182,7 @@ def add_games(
     return (state, False) if plain else (settle(state), True)
 
 
-def decide(state: UkplState, seq: int, record: Mapping[str, Any]) -> UkplState:
+def decide(state: UkplState, seq: int, record: Record) -> UkplState:
     """Record an adjustment (UKPL 2E, 6A, 6C, 7A, 7C, 7D): checked by
     ``scoring.ukpl.games.check_decision`` (7A escalation per the ``escalation`` setting), then
     the meeting is settled. Raises the rule error."""
@@ -193,7 +200,7 @@ def decide(state: UkplState, seq: int, record: Mapping[str, Any]) -> UkplState:
     return settle(replace(state, decisions=(*state.decisions, decided), notes=notes))
 
 
-def substituted(state: UkplState, seq: int, record: Mapping[str, Any]) -> UkplState:
+def substituted(state: UkplState, seq: int, record: Record) -> UkplState:
     """A machine replaced through the hall (``machine_status_changed`` "replaced", already
     applied to the hall): UKPL 6A, its games are replayed on the substitute. Kept as a
     substitution decision with who and why (the record's ``note``)."""
@@ -220,7 +227,7 @@ def adjustment_version(state: UkplState, seq: int) -> int | None:
     return int(withdrawn.get("seq", seq)) if withdrawn is not None else seq
 
 
-def withdraw(state: UkplState, record: Mapping[str, Any]) -> UkplState:
+def withdraw(state: UkplState, record: Record) -> UkplState:
     """Withdraw an adjustment: the meeting as if it had not been decided (the records stay).
     Raises EntryNotAllowed for an unknown or withdrawn one, a replaced machine (it stays out),
     or the rule error the meeting then breaks (e.g. two games left on a machine)."""
@@ -230,9 +237,7 @@ def withdraw(state: UkplState, record: Mapping[str, Any]) -> UkplState:
     original, withdrawn = state.notes[seq]
     if withdrawn is not None:
         raise EntryNotAllowed(f"Adjustment {seq} was already withdrawn.")
-    if original["type"] == "machine_substituted":
-        raise EntryNotAllowed("A replaced machine stays out of the meeting (UKPL 6A).")
-    decisions = tuple(d for d in state.decisions if d.seq != seq)
+    decisions = without_decision(state.decisions, seq)
     notes = {**state.notes, seq: (original, record)}
     return settle(replace(state, decisions=decisions, notes=notes))
 
@@ -247,32 +252,19 @@ def corrected(
     origin = after.hall.origins.get(seq) or next(
         o for o, by in after.hall.voided.items() if by == seq
     )
-    if origin in state.groups:
-        raise EntryNotAllowed(
-            f"Record {origin} is a multiplayer game; its scores cannot be corrected one by one."
-        )
-    game = next((g for g in state.games if g.seq == origin), None)
-    was = next((e for es in before.entries.values() for e in es if e.seq == origin), None)
-    if game is None or was is None or (was.player, was.machine) != (game.player, game.machine):
-        raise EntryNotAllowed(f"The game of record {origin} does not count now; nothing to change.")
-    fixed = next((e for es in after.entries.values() for e in es if e.seq == origin), None)
-    others = tuple(g for g in state.games if g.seq != origin)
-    moved = fixed is None or (fixed.player, fixed.machine) != (game.player, game.machine)
-    named = [
-        d.seq
-        for d in state.decisions
-        if (getattr(d.record, "player", None), getattr(d.record, "machine", None))
-        == (game.player, game.machine)
-    ]
-    if moved and named and not games_of(others, game.player, game.machine):
-        raise EntryNotAllowed(
-            f"The game of record {origin} has adjustment {', '.join(map(str, named))}; "
-            "withdraw it first."
-        )
-    if fixed is not None:
-        check_game(fixed, others, state.decisions, state.registered, state.machine_names())
-        others = tuple(sorted((*others, fixed), key=lambda g: g.seq))
-    return settle(replace(state, meeting=after, games=others))
+    check_one_game(origin, state.groups, "corrected")
+    was = find_entry(before, origin)
+    fixed = find_entry(after, origin)
+    games = correct_game(
+        state.games,
+        state.decisions,
+        origin,
+        was,
+        fixed,
+        state.registered,
+        state.machine_names(),
+    )
+    return settle(replace(state, meeting=after, games=games))
 
 
 def _ban_text(penalty: Penalty) -> str:

@@ -24,10 +24,11 @@ as the league publishes them (``scoring.rounding``).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from display.competitions.docs import compact
 from display.competitions.ukpl.state import UkplState
+from display.types import Doc
 from scoring.errors import ScoringError
 from scoring.rounding import points_json
 from scoring.ukpl.region import held_order, region_season
@@ -46,11 +47,11 @@ DETAILS = (
 )
 
 
-def adjustments_view(state: UkplState) -> dict[str, Any]:
+def adjustments_view(state: UkplState) -> Doc:
     """``adjustments``: every adjustment with who and why, its effect on the scores, the
     multiplayer games and the players banned from this meeting (UKPL 2E, 2F, 6A, 6C, 7A-7D)."""
     seq_of = {id(d.record): d.seq for d in state.decisions}
-    effects: dict[int, dict[str, Any]] = {}
+    effects: dict[int, Doc] = {}
     for applied in state.effects:
         seq = seq_of.get(id(applied.record))
         if seq is not None:
@@ -88,7 +89,7 @@ def adjustments_view(state: UkplState) -> dict[str, Any]:
     return {"rows": rows, "games": games, "banned": banned}
 
 
-def season_view(state: UkplState, meta: dict[str, Any]) -> dict[str, Any]:
+def season_view(state: UkplState, meta: Mapping[str, str]) -> Doc:
     """``season``: the region's season table with this meeting live in it (UKPL 1C, 1E, 1G, 3C,
     3E-3G; ``scoring.ukpl.region``). A meeting id that another meeting of the season also has is a
     ``problem`` shown with the table (this meeting's results are the ones counted)."""
