@@ -5,8 +5,6 @@ tournaments wrap this kind."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from display.competitions.base import Competition, Default, Template
 from display.competitions.machines.kind import MACHINES
 from scoring.tournament import Tournament
@@ -24,7 +22,7 @@ EPC_QUALIFYING_DEFAULTS = (
 )  # fmt: skip
 
 
-def qualifying(state: Any) -> Tournament | None:
+def qualifying(state: object) -> Tournament | None:
     """The state itself: a per-machine tournament is qualifying all along."""
     return state if isinstance(state, Tournament) else None
 

@@ -59,6 +59,7 @@ Reason = Field(min_length=1, max_length=200, description="why, for the audit pag
 class CorrectIn(Body):
     """A corrected score; ``player``/``machine`` when the wrong one was typed."""
 
+    # any JSON value: the rules check a score (scoring.tournament.check_score) and say what is wrong.
     score: Any = Field(description="whole number, 0 … 9007199254740991")
     reason: str = Reason
     player: Id | None = None

@@ -29,6 +29,7 @@ import math
 import random
 import secrets
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -46,6 +47,7 @@ from display.cli.demo.common import (
     stderr,
     target,
 )
+from display.types import Doc
 
 MACHINES_PER_PLAYER = 6
 JOKER_SHARE = 0.25
@@ -235,8 +237,8 @@ class HallSim:
     def finished(self) -> bool:
         return not any(self.pending.values())
 
-    def busy(self, queues: dict[str, Any]) -> set[str]:
-        """Players up on a machine or waiting for one."""
+    def busy(self, queues: Doc) -> set[str]:
+        """Players up on a machine or waiting for one (``queues``: the server's view)."""
         found = set()
         for queue in queues.values():
             found.update(queue.get("waiting", {}))
@@ -244,7 +246,7 @@ class HallSim:
                 found.add(queue["up"]["player"])
         return found
 
-    def joiners(self, queues: dict[str, Any]) -> list[Game]:
+    def joiners(self, queues: Doc) -> list[Game]:
         """The next games of free players, in the order planned, as many as the hall takes now."""
         busy = self.busy(queues)
         room = min(self.crowd - len(busy), JOINS_PER_TICK)
@@ -277,7 +279,7 @@ async def leaders(client: Client, tid: str, names: dict[str, str], top: int = 5)
     return "; ".join(f"{row.get('place')}. {names[p]} {row.get('total')}" for p, row in best)
 
 
-def longest(queues: dict[str, Any], names: dict[str, str], top: int = 5) -> str:
+def longest(queues: Doc, names: dict[str, str], top: int = 5) -> str:
     """The longest queues as one line."""
     ranked = sorted(queues.items(), key=lambda item: -item[1].get("count", 0))[:top]
     return ", ".join(f"{names[m]} {q.get('count', 0)}" for m, q in ranked if q.get("count"))
@@ -315,14 +317,15 @@ class HallRun:
         self.calls += 1
         return f"{self.tid}-{self.run}-{what}{self.calls}"
 
-    async def post(self, path: str, body: Any, token: str) -> str | None:
+    async def post(self, path: str, body: Mapping[str, object], token: str) -> str | None:
         """POST to the tournament; None if accepted, else the server's message."""
 
         url = f"/api/t/{self.tid}{path}"
         answer = await self.client.call("POST", url, body, token, self.key(path.split("/")[-1]))
         return f"{answer.status_code}: {message(answer)}" if answer.is_error else None
 
-    async def queues(self) -> dict[str, Any]:
+    async def queues(self) -> Doc:
+        """The server's ``queues`` view now."""
         answer = await self.client.call("GET", f"/api/t/{self.tid}/views/queues")
         return answer.json()["view"]  # type: ignore[no-any-return]
 
@@ -389,7 +392,7 @@ class HallRun:
             self.echo(f"Longest queues: {longest(await self.queues(), self.names) or 'none'}")
 
 
-def mismatch(views: dict[str, Any], plan: EpcPlan) -> str | None:
+def mismatch(views: dict[str, Doc], plan: EpcPlan) -> str | None:
     """Why a tournament with these views is not one this run can continue, or None: it must be
     the demo's (``NAME``, EPC qualifying) with the plan's players and machines, or none yet (a
     run stopped while setting it up)."""

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TypedDict, Unpack
 
 from display.competitions.machines import queue as q
 from display.competitions.machines.state import (
     STATUSES,
     Hall,
+    HallSettings,
     HallTournament,
     MachineState,
     Queue,
@@ -73,7 +74,20 @@ def known_player(state: HallTournament, player: str) -> str:
     return player
 
 
-def with_hall(state: HallTournament, **changes: Any) -> HallTournament:
+class HallChanges(TypedDict, total=False):
+    """The ``Hall`` fields ``with_hall`` may replace, each with its own type."""
+
+    settings: HallSettings
+    queues: Mapping[str, Queue]
+    machines: Mapping[str, MachineState]
+    withdrawn: Mapping[str, str]
+    origins: Mapping[int, int]
+    corrected: Mapping[int, int]
+    voided: Mapping[int, int]
+    wiped: Mapping[int, int]
+
+
+def with_hall(state: HallTournament, **changes: Unpack[HallChanges]) -> HallTournament:
     """``state`` with the ``Hall`` fields ``changes`` names replaced (``dataclasses.replace``)."""
     return replace(state, hall=replace(state.hall, **changes))
 

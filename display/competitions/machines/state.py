@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
+from display.types import FormatSettings
 from scoring.errors import EntryNotAllowed, SettingsError
 
 # A machine's status is the rules' (``scoring.machine_faults`` changes it); the hall keeps it.
@@ -92,7 +93,8 @@ class HallSettings:
         check_known("The hall", raw, self.as_dict())
         return HallSettings(**{**self.as_dict(), **raw})
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> FormatSettings:
+        """Every hall setting by name (the ``hall`` part of a tournament's settings)."""
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
