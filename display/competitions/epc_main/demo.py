@@ -28,6 +28,7 @@ from display.competitions.machines.demo import (
     plan_epc,
     words,
 )
+from display.types import Doc, FormatSettings
 
 CLASSIC_MACHINES = (
     DemoMachine("c-fb", "Fireball", 52_000, 0.4, 1),
@@ -48,7 +49,7 @@ class WeekendResult:
     """Tournament ids by competition, and the winners the server declared."""
 
     tournaments: dict[str, str] = field(default_factory=dict)
-    winners: dict[str, Any] = field(default_factory=dict)
+    winners: dict[str, str | list[str]] = field(default_factory=dict)
     refused: list[str] = field(default_factory=list)
 
 
@@ -65,9 +66,11 @@ class Weekend:
         await self.client.sign_in_steward(tid, STEWARD)
         self.stewards[tid] = self.client.steward_token
 
-    async def td(self, tid: str, path: str, body: Any = None) -> Any:
-        """A TD stage action (``/api/t/{tid}/epc/…``); it has to work."""
-        return await self.client.must("POST", f"/api/t/{tid}/epc/{path}", body or {})
+    async def td(self, tid: str, path: str, body: Doc | None = None) -> Doc:
+        """A TD stage action (``/api/t/{tid}/epc/…``); it has to work. Returns the server's
+        answer, ``{"version", "record"}``."""
+        answer: Doc = await self.client.must("POST", f"/api/t/{tid}/epc/{path}", body or {})
+        return answer
 
     async def push(self, tid: str, player: str, machine: str, score: int) -> None:
         key = f"{tid}-{player}-{machine}-{self.rng.random()}"
@@ -79,10 +82,10 @@ class Weekend:
         if self.pace:
             await asyncio.sleep(self.pace)
 
-    async def views(self, tid: str) -> dict[str, Any]:
+    async def views(self, tid: str) -> dict[str, Doc]:
         return await self.client.views(tid)
 
-    async def create(self, wanted: str, name: str, fmt: str, settings: dict[str, Any]) -> str:
+    async def create(self, wanted: str, name: str, fmt: str, settings: FormatSettings) -> str:
         """A new tournament; its id is kept under ``wanted`` without the prefix."""
         tid = await self.client.create_tournament(wanted, name, fmt, settings)
         self.result.tournaments[wanted.split("-", 1)[-1]] = tid

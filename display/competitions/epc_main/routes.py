@@ -21,7 +21,7 @@ Pages: ``/t/{t}/stages`` (the TD's stage desk: sign in, then a button for every 
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel, Field
 from starlette.requests import Request
@@ -123,7 +123,9 @@ async def fault(request: Request) -> Response:
     return await _one(request, FaultIn, "machine_fault")
 
 
-def _page(public: bool) -> Any:
+def _page(public: bool) -> Callable[[Request], Awaitable[Response]]:
+    """The stages page: the TD's desk, or with ``public`` the players' picture without buttons."""
+
     async def page(request: Request) -> Response:
         tournament = tournament_or_none(request)
         if tournament is None:
