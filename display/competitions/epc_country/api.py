@@ -6,25 +6,33 @@ honoured). Bodies and answers are listed in ``display.competitions.epc_country.k
 from __future__ import annotations
 
 import contextlib
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from display.competitions.epc_country.state import CountryState
 from display.errors import ApiError
 from display.http import endpoint, preconditions
 from display.http.schemas import Body, Id, Name
+from display.live.tournament import LiveTournament
+from display.types import Record
 from scoring.epc.country import finalists
 from scoring.errors import EntryNotAllowed
 
 KIND_NAME = "epc_country"
 Text = Annotated[str, Field(max_length=200)]
+Score = Annotated[object, Field(description="whole number, 0 … 9007199254740991")]
+"""A score as the steward typed it: any JSON value, so that the rules (not the schema) refuse a bad
+one, with the rules' message (``scoring.epc.country.match.check_score``)."""
+Answer = dict[str, object]
+"""The fields a write's answer adds to ``{"version": n}``."""
 
 
 class Raw(BaseModel):
-    """Any JSON object, to choose between one team and ``{"teams": [...]}``."""
+    """A JSON object of any fields, to choose between one team and ``{"teams": [...]}``."""
 
     model_config = ConfigDict(extra="allow")
 
@@ -71,7 +79,7 @@ class ScoreLine(Body):
 
     team: Id
     player: Annotated[str, Field(max_length=80)] = ""
-    score: Any = Field(description="whole number, 0 … 9007199254740991")
+    score: Score
 
 
 class GameIn(Body):
@@ -93,7 +101,7 @@ class FourBallIn(Body):
 
     team: Id
     machine: Id
-    score: Any = Field(description="whole number, 0 … 9007199254740991")
+    score: Score
 
 
 class PenaltyIn(Body):
@@ -111,7 +119,7 @@ class PlayoffScore(Body):
     """One tied team's play-off score."""
 
     team: Id
-    score: Any = Field(description="whole number, 0 … 9007199254740991")
+    score: Score
 
 
 class PlayoffIn(Body):
@@ -135,9 +143,10 @@ class VoidIn(Body):
     reason: Annotated[str, Field(min_length=1, max_length=200)]
 
 
-def country(request: Request) -> Any:
-    """The path's live tournament if it runs the Country Competition, else ApiError 404."""
-    live = endpoint.live_or_404(request)
+def country(request: Request) -> LiveTournament:
+    """The path's live tournament if it runs the Country Competition (its ``state`` a
+    ``CountryState``), else ApiError 404."""
+    live: LiveTournament = endpoint.live_or_404(request)
     if getattr(live.kind, "name", None) != KIND_NAME:
         raise ApiError(
             404, "not_country", f"{live.id} is not an EPC Country Competition tournament."
@@ -146,7 +155,7 @@ def country(request: Request) -> Any:
 
 
 async def _write(
-    request: Request, td_only: bool, records: list[dict[str, Any]], payload: dict[str, Any]
+    request: Request, td_only: bool, records: list[Record], payload: Answer
 ) -> Response:
     live = country(request)
     principal = await endpoint.signed_in(request, live.id, td_only=td_only)
@@ -220,7 +229,7 @@ async def record_penalty(request: Request) -> Response:
     """TD: a late team or a slam tilt (``late_recorded``, ``slam_tilt_recorded``)."""
     country(request)
     data = await endpoint.body(request, PenaltyIn)
-    record: dict[str, Any] = {"type": f"{data.type}_recorded", "team": data.team}
+    record: Record = {"type": f"{data.type}_recorded", "team": data.team}
     if data.fixture is not None:
         record["fixture"] = data.fixture
     if data.type == "late":
@@ -233,10 +242,10 @@ async def record_penalty(request: Request) -> Response:
 
 async def record_playoff(request: Request) -> Response:
     """Steward: a play-off game between tied teams (``playoff_recorded``)."""
-    live = country(request)
+    state: CountryState = country(request).state
     data = await endpoint.body(request, PlayoffIn)
-    stage = data.stage or ("final" if live.state.stage != "qualifying" else "qualifying")
-    record: dict[str, Any] = {
+    stage = data.stage or ("final" if state.stage != "qualifying" else "qualifying")
+    record: Record = {
         "type": "playoff_recorded",
         "stage": stage,
         "scores": [s.model_dump() for s in data.scores],
@@ -248,18 +257,18 @@ async def record_playoff(request: Request) -> Response:
 
 async def advance_stage(request: Request) -> Response:
     """TD: start the final (the record names the finalists) or complete it (``stage_advanced``)."""
-    live = country(request)
+    state: CountryState = country(request).state
     data = await endpoint.body(request, StageIn)
-    record: dict[str, Any] = {"type": "stage_advanced", "stage": data.stage}
-    payload: dict[str, Any] = {"stage": data.stage}
-    table = live.state.derived.qualifying
-    if data.stage == "final" and table is not None and live.state.stage == "qualifying":
+    record: Record = {"type": "stage_advanced", "stage": data.stage}
+    payload: Answer = {"stage": data.stage}
+    table = state.derived.qualifying
+    if data.stage == "final" and table is not None and state.stage == "qualifying":
         with contextlib.suppress(EntryNotAllowed):  # the record is then refused with the reason
             record["finalists"] = payload["finalists"] = [f.team for f in finalists(table)]
     return await _write(request, True, [record], payload)
 
 
-def record_version(state: Any, target: int) -> int | None:
+def record_version(state: CountryState, target: int) -> int | None:
     """The version of record ``target`` (a game, 4-ball game, penalty or play-off), named by a
     void's ``If-Match``: its own seq while it stands (such records are never changed, only voided
     and entered again), the seq of the ``record_voided`` that voided it, None for neither."""

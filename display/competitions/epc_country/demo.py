@@ -5,9 +5,10 @@ ask for, the six-team final and its play-offs (EPC 2009, EPC Country Competition
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from display.competitions.machines.demo import FIRST_NAMES, MACHINES, game_score
+from display.types import Doc
 
 if TYPE_CHECKING:  # the weekend (epc_main) runs this part and imports it
     from display.competitions.epc_main.demo import Weekend
@@ -22,6 +23,15 @@ FOUR_BALL = ({"id": "4b1", "name": "Twilight Zone (4-ball)", "four_ball": True},
              {"id": "4b2", "name": "Twilight Zone II (4-ball)", "four_ball": True})  # fmt: skip
 
 
+class TeamBody(TypedDict):
+    """A team as ``POST /api/t/{t}/country/teams`` takes it; a reserve team has no ``seed``."""
+
+    id: str
+    name: str
+    players: list[str]
+    seed: NotRequired[int]
+
+
 async def run_country(weekend: Weekend, prefix: str) -> str:
     """The whole Country Competition; returns its tournament id."""
     client, rng = weekend.client, weekend.rng
@@ -29,12 +39,14 @@ async def run_country(weekend: Weekend, prefix: str) -> str:
     path = f"/api/t/{tid}/country"
     kit = [{"id": f"t-{m.id}", "name": m.name} for m in MACHINES[:14]]
     await client.must("POST", f"{path}/machines", {"machines": [*kit, *FOUR_BALL]})
-    teams = []
+    teams: list[TeamBody] = []
     for seed, name in enumerate((*COUNTRIES, *RESERVES), start=1):
         players = [f"{FIRST_NAMES[(seed * 4 + i) % len(FIRST_NAMES)]} {name.split()[0][:3]}{i}"
                    for i in range(4)]  # fmt: skip
-        team = {"id": f"T{seed}", "name": name, "players": players}
-        teams.append({**team, "seed": seed} if seed <= len(COUNTRIES) else team)
+        team: TeamBody = {"id": f"T{seed}", "name": name, "players": players}
+        if seed <= len(COUNTRIES):  # the reserves come last, without a seed
+            team["seed"] = seed
+        teams.append(team)
     await client.must("POST", f"{path}/teams", {"teams": teams})
     weekend.echo(f"Country Competition {tid!r}: 20 teams in five groups.")
     await play_fixtures(weekend, tid, "qualifying", [m["id"] for m in kit])
@@ -82,7 +94,7 @@ async def settle_playoffs(weekend: Weekend, tid: str) -> None:
     """Play every play-off the tables ask for (a 4-ball game per tied team)."""
     client, rng = weekend.client, weekend.rng
     for _ in range(10):
-        pending: dict[str, Any] = (await client.views(tid))["country/playoffs"].get("pending", {})
+        pending: Doc = (await client.views(tid))["country/playoffs"].get("pending", {})
         if not pending:
             return
         for tie in pending.values():

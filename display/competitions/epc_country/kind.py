@@ -85,12 +85,12 @@ A driver (the weekend demo) reads fixture ids and the players from ``GET /api/t/
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 from display.competitions.epc_country import views
 from display.competitions.epc_country.records import apply
 from display.competitions.epc_country.state import CountryState, derive, parse_settings
+from display.types import Doc, Record, Touched
 
 FORMAT = "epc-country"
 
@@ -100,21 +100,25 @@ class CountryKind:
 
     name = "epc_country"
 
-    def create(self, record: dict[str, Any]) -> CountryState:
+    def create(self, record: Record) -> CountryState:
+        """``tournament_created`` -> the state before any team or machine. Raises SettingsError."""
         config, team_players = parse_settings(record.get("settings") or {})
         return derive(CountryState(config, team_players))
 
-    def apply(
-        self, state: CountryState, seq: int, record: dict[str, Any]
-    ) -> tuple[CountryState, set[str]]:
+    def apply(self, state: CountryState, seq: int, record: Record) -> tuple[CountryState, Touched]:
+        """``record`` applied at ``seq`` (``records.apply``): ScoringError when the rules refuse
+        it, ValueError for a record type this kind does not know."""
         return apply(state, seq, record)
 
     def view_names(self, state: CountryState) -> Iterable[str]:
+        """Every view of the state; ``country/final`` once the final has started."""
         yield from ("tournament", "machines", "teams", *views.COUNTRY_VIEWS)
         if state.derived.final is not None:
             yield "country/final"
 
-    def view(self, state: CountryState, meta: dict[str, Any], name: str) -> dict[str, Any] | None:
+    def view(self, state: CountryState, meta: Mapping[str, object], name: str) -> Doc | None:
+        """View ``name`` of the state (shapes: ``views``), None for a view it does not have;
+        ``meta``: the tournament's id and name."""
         builders = {
             "machines": views.machines_view,
             "teams": views.teams_view,

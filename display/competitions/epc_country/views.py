@@ -25,7 +25,7 @@ No rule is decided here. Shapes (absent key = none; documents never hold null):
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from display.competitions.docs import compact
 from display.competitions.epc_country.state import (
@@ -36,8 +36,18 @@ from display.competitions.epc_country.state import (
     settings_dict,
     undecided,
 )
-from scoring.epc.country import Late, MatchResult, game_result
+from display.types import Doc
+from scoring.epc.country import (
+    FinalTable,
+    Late,
+    MatchGame,
+    MatchResult,
+    Penalty,
+    QualifyingTable,
+    game_result,
+)
 from scoring.epc.country.entries import stage_of
+from scoring.epc.country.model import Stage
 from scoring.rounding import points_json as number
 
 COUNTRY_VIEWS = (
@@ -48,7 +58,7 @@ COUNTRY_VIEWS = (
 )
 
 
-def tournament_view(meta: dict[str, Any], state: CountryState) -> dict[str, Any]:
+def tournament_view(meta: Mapping[str, object], state: CountryState) -> Doc:
     """``tournament``: what the competition is and where it stands."""
     seeded = sum(1 for t in state.teams.values() if t.seed is not None)
     return {
@@ -62,7 +72,7 @@ def tournament_view(meta: dict[str, Any], state: CountryState) -> dict[str, Any]
     }
 
 
-def machines_view(state: CountryState) -> dict[str, Any]:
+def machines_view(state: CountryState) -> Doc:
     """``machines``: id -> name, order added, and the 4-ball flag."""
     return {
         m.id: compact({"name": m.name, "order": order, "four_ball": m.four_ball or None})
@@ -70,7 +80,7 @@ def machines_view(state: CountryState) -> dict[str, Any]:
     }
 
 
-def teams_view(state: CountryState) -> dict[str, Any]:
+def teams_view(state: CountryState) -> Doc:
     """``teams``: every registered team, reserves included, with its group once drawn."""
     group_of = {t: g.name for g in state.derived.draw or () for t in g.teams}
     out_by = {r.withdrawn: r.reserve for r in state.replacements}
@@ -92,11 +102,11 @@ def teams_view(state: CountryState) -> dict[str, Any]:
     }
 
 
-def groups_view(state: CountryState) -> dict[str, Any]:
+def groups_view(state: CountryState) -> Doc:
     """``country/groups``: each group's teams with their qualifying line (EPC 2009, EPC Country
     Competition: match points + 4-ball points; the six best totals reach the final)."""
     table, draw = state.derived.qualifying, state.derived.draw
-    doc: dict[str, Any] = {"finalists": state.config.finalists, "groups": {}, "rows": {}}
+    doc: Doc = {"finalists": state.config.finalists, "groups": {}, "rows": {}}
     group_fixtures = [f for f in state.derived.fixtures if not f.startswith("final-")]
     doc["matches"] = len(group_fixtures)
     doc["played"] = len(decided(state, group_fixtures))
@@ -125,10 +135,10 @@ def groups_view(state: CountryState) -> dict[str, Any]:
     return doc
 
 
-def fixtures_view(state: CountryState) -> dict[str, Any]:
+def fixtures_view(state: CountryState) -> Doc:
     """``country/fixtures``: every match of the groups (and of the final) with its result."""
     results = _results(state)
-    doc: dict[str, Any] = {}
+    doc: Doc = {}
     for order, (fid, f) in enumerate(state.derived.fixtures.items(), start=1):
         stage = stage_of(f)
         games = state.games_of(fid)
@@ -141,7 +151,7 @@ def fixtures_view(state: CountryState) -> dict[str, Any]:
             status = "played"
         elif games:
             status = "playing"
-        item: dict[str, Any] = {
+        item: Doc = {
             "stage": stage,
             "group": f.group,
             "round": f.round,
@@ -165,12 +175,12 @@ def fixtures_view(state: CountryState) -> dict[str, Any]:
     return doc
 
 
-def four_ball_view(state: CountryState) -> dict[str, Any]:
+def four_ball_view(state: CountryState) -> Doc:
     """``country/four_ball``: every team's 4-ball game ranked together (EPC 2009, EPC Country
     Competition, "The 4 ball game"), with each team's allocated slot and machine."""
     table = state.derived.qualifying
     machines = [m.id for m in state.machines.values() if m.four_ball]
-    doc: dict[str, Any] = {"rows": {}, "played": 0, "teams": len(state.in_draw())}
+    doc: Doc = {"rows": {}, "played": 0, "teams": len(state.in_draw())}
     doc["machines"] = machines
     if table is None:
         return doc
@@ -198,7 +208,7 @@ def four_ball_view(state: CountryState) -> dict[str, Any]:
     return doc
 
 
-def final_view(state: CountryState) -> dict[str, Any] | None:
+def final_view(state: CountryState) -> Doc | None:
     """``country/final``: the six finalists' table (EPC 2009, EPC Country Competition, Final)."""
     final = state.derived.final
     if final is None:
@@ -230,12 +240,12 @@ def final_view(state: CountryState) -> dict[str, Any] | None:
     }
 
 
-def playoffs_view(state: CountryState) -> dict[str, Any]:
+def playoffs_view(state: CountryState) -> Doc:
     """``country/playoffs``: ties that need a play-off game now, and the play-offs recorded
     (EPC 2009, EPC Country Competition: the tie for sixth; the final's ties)."""
-    pending: dict[str, Any] = {}
-    for stage, table in (("qualifying", state.derived.qualifying), ("final", state.derived.final)):
-        if table is None or undecided(state, stage):  # type: ignore[arg-type]
+    pending: Doc = {}
+    for stage, table in _tables(state):
+        if table is None or undecided(state, stage):
             continue
         for need in table.playoffs_needed:
             pending[f"{stage}-{need.place}"] = {
@@ -253,16 +263,23 @@ def playoffs_view(state: CountryState) -> dict[str, Any]:
     return {"pending": pending, "played": played}
 
 
+def _tables(
+    state: CountryState,
+) -> tuple[tuple[Stage, QualifyingTable | FinalTable | None], ...]:
+    """Each stage with its table (None before the draw, or before the final)."""
+    return (("qualifying", state.derived.qualifying), ("final", state.derived.final))
+
+
 def _results(state: CountryState) -> dict[tuple[str, frozenset[str]], MatchResult]:
     """Decided matches by (stage, pair): two teams of a group may meet again in the final."""
     out: dict[tuple[str, frozenset[str]], MatchResult] = {}
-    for stage, table in (("qualifying", state.derived.qualifying), ("final", state.derived.final)):
+    for stage, table in _tables(state):
         for r in table.results if table is not None else ():
             out[(stage, frozenset((r.home, r.away)))] = r
     return out
 
 
-def _game_doc(state: CountryState, seq: int, game: Any, home: str, away: str) -> dict[str, Any]:
+def _game_doc(state: CountryState, seq: int, game: MatchGame, home: str, away: str) -> Doc:
     result = game_result(state.config, game, (home, away))
     return {
         "machine": game.machine,
@@ -284,13 +301,13 @@ def _game_doc(state: CountryState, seq: int, game: Any, home: str, away: str) ->
     }
 
 
-def _penalty_doc(penalty: Any) -> dict[str, Any]:
+def _penalty_doc(penalty: Penalty) -> Doc:
     late = isinstance(penalty, Late)
     return compact(
         {
             "type": "late" if late else "slam_tilt",
             "team": penalty.team,
-            "minutes": penalty.minutes if late else None,
+            "minutes": penalty.minutes if isinstance(penalty, Late) else None,
             "reason": penalty.reason or None,
             "by": penalty.by,
         }
