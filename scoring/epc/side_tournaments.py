@@ -178,7 +178,7 @@ def check_classic_stage_may_start(state: SideTournament, target: object) -> None
     semi-final will go forward to the four-player final game")."""
     at = CLASSIC_STAGES.index(state.stage)
     want = CLASSIC_STAGES[at + 1] if at + 1 < len(CLASSIC_STAGES) else None
-    if target != want:
+    if want is None or target != want:  # nothing follows "complete", not even a missing stage
         raise StageNotReady(f"The next Classic stage is {want or 'none'}, not {target!r}.")
     if target == "semifinal" and not state.closed:
         raise StageNotReady("Close Classic qualifying before the semi-finals start.")

@@ -110,6 +110,8 @@ def test_the_final_after_both_semi_finals_and_their_play_offs() -> None:
     state = start_classic_stage(state, "complete", {})
     with pytest.raises(StageNotReady, match="The Classic is over: no more scores are recorded"):
         record_classic_game(state, Entry(400, "P1", "1", 10))
+    with pytest.raises(StageNotReady, match="The next Classic stage is none, not None"):
+        check_classic_stage_may_start(state, None)  # a record without its stage
 
 
 def test_the_places_are_final_once_the_semi_finals_start() -> None:
