@@ -84,12 +84,12 @@ def demo_settings(settings: Settings) -> Settings:
     ``<prefix>-demo`` (``.data/demo``, ``bg-demo``) unless BACKGLASS_DATA / BACKGLASS_PREFIX say
     otherwise, so a demo never touches a real installation's tournaments or TD password.
     ``backglass verify`` and ``restore`` look there too."""
-    changes: dict[str, object] = {}
+    data_dir, key_prefix = settings.data_dir, settings.key_prefix
     if "BACKGLASS_DATA" not in os.environ:
-        changes["data_dir"] = settings.data_dir / "demo"
+        data_dir = data_dir / "demo"
     if "BACKGLASS_PREFIX" not in os.environ:
-        changes["key_prefix"] = f"{settings.key_prefix}-demo"
-    return dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
+        key_prefix = f"{key_prefix}-demo"
+    return dataclasses.replace(settings, data_dir=data_dir, key_prefix=key_prefix)
 
 
 def _listed(raw: str | None) -> tuple[str, ...]:

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+Json = Any
+"""A JSON value as orjson or httpx decode it: an object, array, string, number, true, false or
+null. Code that takes one apart checks its shape as it goes."""
+
 Record = dict[str, Any]
 """A log record: ``{"type": ..., "by": "role:name", "at": ISO 8601 time, ...}`` (architecture
 principle 1; the audit fields in docs/integrity.md)."""

@@ -5,25 +5,28 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import click
 import uvicorn
+from starlette.types import ASGIApp
 
 from display.live.ws_protocol import MAX_FRAME_BYTES, protocol_class
 from display.settings import Settings
 
 
 def uvicorn_config(
-    app: object, host: str, port: int, settings: Settings | None = None, **extra: object
+    app: ASGIApp, host: str, port: int, settings: Settings | None = None, **extra: Any
 ) -> uvicorn.Config:
     """uvicorn as Backglass runs it: websockets without per-message compression (it roughly doubles
     memory per connection and costs CPU per client on every broadcast), with the guards of
     ``display/live/ws_protocol.py``, a frame size limit and protocol pings (``settings``, default from
-    the environment)."""
+    the environment). ``extra``: more of ``uvicorn.Config``'s keyword arguments, each its own
+    type."""
     settings = settings or Settings.from_env()
     ping = settings.ws_ping_seconds or None
     return uvicorn.Config(
-        app,  # type: ignore[arg-type]
+        app,
         host=host,
         port=port,
         ws=protocol_class(settings.ws_stall_seconds),
@@ -32,7 +35,7 @@ def uvicorn_config(
         ws_ping_timeout=ping,
         ws_per_message_deflate=False,
         log_level="warning",
-        **extra,  # type: ignore[arg-type]
+        **extra,
     )
 
 

@@ -37,8 +37,8 @@ CACHE_SIZE = 512
 
 
 def qualifying(fmt: str | None, state: Any) -> Tournament | None:
-    """The per-machine tournament inside a state of format ``fmt`` (its kind's own type, hence
-    Any) while qualifying runs, or None (its competition's ``Competition.qualifying``)."""
+    """The per-machine tournament inside a state of format ``fmt`` (its kind's own type) while
+    qualifying runs, or None (its competition's ``Competition.qualifying``)."""
     found = competitions.find(fmt)
     return found.qualifying(state) if found is not None and found.qualifying else None
 
@@ -158,7 +158,7 @@ def _cache(request: Request) -> OrderedDict[CacheKey, Doc]:
     state = request.app.state
     if not hasattr(state, "what_if_cache"):
         state.what_if_cache = OrderedDict()
-    cache: OrderedDict[CacheKey, Doc] = state.what_if_cache  # Starlette's state holds Any
+    cache: OrderedDict[CacheKey, Doc] = state.what_if_cache  # Starlette's state is untyped
     return cache
 
 

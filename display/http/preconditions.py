@@ -70,7 +70,9 @@ def check(header: str | None, current: int | None, what: str) -> None:
 def precondition(
     header: str | None, version_of: Callable[[Any], int | None], what: str
 ) -> Callable[[Any], None]:
-    """A ``precondition`` for ``display.http.endpoint.write``: ``check`` against ``version_of(state)``."""
+    """A ``precondition`` for ``display.http.endpoint.write``: ``check`` against ``version_of(state)``.
+    The state is the kind's own type (``LiveTournament.state``); its endpoints pass lambdas,
+    which a type variable could not bind."""
     return lambda state: check(header, version_of(state), what)
 
 

@@ -10,12 +10,14 @@ document instead (docs/protocol.md).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
+
+from display.types import Json
 
 NOT_COMPOSABLE: Final = object()
 
 
-def apply(target: Any, patch: Any) -> Any:
+def apply(target: Json, patch: Json) -> Json:
     """RFC 7386 section 2, MergePatch(Target, Patch). Returns a new value; inputs are not changed."""
     if not isinstance(patch, dict):
         return patch
@@ -28,7 +30,7 @@ def apply(target: Any, patch: Any) -> Any:
     return result
 
 
-def diff(old: Any, new: Any) -> Any:
+def diff(old: Json, new: Json) -> Json:
     """A merge patch p with ``apply(old, p) == new``; None if they are already equal.
 
     ``new`` must not contain nulls (views never do: an absent key means "none").
@@ -37,7 +39,7 @@ def diff(old: Any, new: Any) -> Any:
         return None
     if not isinstance(old, dict) or not isinstance(new, dict):
         return new
-    patch: dict[str, Any] = {key: None for key in old if key not in new}
+    patch: dict[str, Json] = {key: None for key in old if key not in new}
     for key, value in new.items():
         if key not in old:
             patch[key] = value
@@ -48,7 +50,7 @@ def diff(old: Any, new: Any) -> Any:
     return patch
 
 
-def compose(first: Any, second: Any) -> Any:
+def compose(first: Json, second: Json) -> Json:
     """One patch equal to applying ``first`` then ``second``, or ``NOT_COMPOSABLE``."""
     if not isinstance(second, dict):
         return second

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
+from display.types import Doc, Record, Touched
 from scoring.errors import SettingsError
 
 TYPES = ("profile_set", "profile_removed")
@@ -34,19 +34,18 @@ MAX_VIEWS = 20
 class Shared:
     """What the shared records built: display profiles by name (JSON-ready documents)."""
 
-    profiles: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    profiles: Mapping[str, Doc] = field(default_factory=dict)
 
 
 EMPTY = Shared()
 
 
 def handles(record_type: str) -> bool:
+    """Whether records of ``record_type`` are shared ones (``TYPES``), not the kind's."""
     return record_type in TYPES
 
 
-def profile(
-    record: Mapping[str, Any], known_views: Collection[str] | None = None
-) -> dict[str, Any]:
+def profile(record: Record, known_views: Collection[str] | None = None) -> Doc:
     """The profile document of a ``profile_set`` record. Raises SettingsError with a message for
     the TD when a field is missing or wrong; ``known_views`` (when given) lists the view names a
     display can show."""
@@ -80,7 +79,7 @@ def profile(
     return {"views": unique, "seconds": seconds, "theme": theme, "qr": qr}
 
 
-def apply(state: Shared, record: Mapping[str, Any]) -> tuple[Shared, set[str]]:
+def apply(state: Shared, record: Record) -> tuple[Shared, Touched]:
     """Apply a shared record -> (new state, views touched). Raises SettingsError for a bad
     profile; removing a profile that does not exist changes nothing."""
     name = record.get("name")
@@ -93,7 +92,7 @@ def apply(state: Shared, record: Mapping[str, Any]) -> tuple[Shared, set[str]]:
     raise ValueError(f"not a shared record: {record['type']!r}")
 
 
-def view(state: Shared, name: str) -> dict[str, Any] | None:
+def view(state: Shared, name: str) -> Doc | None:
     """A shared view document, or None (``profiles`` is absent while there are none)."""
     if name == "profiles" and state.profiles:
         return {k: dict(v) for k, v in state.profiles.items()}

@@ -43,7 +43,7 @@ log never holds the event loop."""
 
 Precondition = Callable[[Any], None]
 """Runs under the write lock against the kind's state at V (``LiveTournament.state``: each kind's
-own type, hence Any); refuses by raising (ApiError 412 …)."""
+own type); refuses by raising (ApiError 412 …)."""
 Explain = Callable[[int, Exception], Exception]
 """A new tournament's record ``seq`` (1-based) was refused with an error: the error to raise."""
 Check = Callable[[], Awaitable[None]]

@@ -20,16 +20,25 @@ import os
 import re
 import shutil
 import socket
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 import httpx
 
 from display.settings import Settings, demo_settings
+from display.types import Doc, FormatSettings, Json
+
+if TYPE_CHECKING:  # imported when a demo starts its own server, not for every demo command
+    import uvicorn
+    from starlette.applications import Starlette
+
+    from display.http.auth import TdPassword
 
 Echo = Callable[[str], None]
+Result = TypeVar("Result")
+Command = TypeVar("Command", bound=Callable[..., object])
 RETRIES = 5
 
 
@@ -56,7 +65,7 @@ def slug(text: str, taken: set[str] | frozenset[str] = frozenset(), limit: int =
     return candidate
 
 
-def points_text(value: Any) -> str:
+def points_text(value: object) -> str:
     """A points number from a view as the league publishes it: ``20``, ``16.5``, ``0.33``."""
     if isinstance(value, float):
         if value.is_integer():
@@ -76,7 +85,7 @@ class Target:
 
     url: str
     td_password: str
-    own_server: Any = None  # the uvicorn.Server when this process started it
+    own_server: uvicorn.Server | None = None  # when this process started it
     data_dir: Path | None = None  # our own server's data directory (embedded Redis or not)
     password_note: str = ""  # where the TD password comes from, for the banner
 
@@ -231,10 +240,10 @@ async def target(
         await task
 
 
-def signing_in(app: Any, settings: Settings) -> tuple[str, str]:
+def signing_in(app: Starlette, settings: Settings) -> tuple[str, str]:
     """The TD password our own server took (``Services.td_password``) and a note saying where it
     is kept. Raises DemoError when the server holds one that is not kept anywhere we can read."""
-    settled = app.state.services.td_password
+    settled: TdPassword = app.state.services.td_password  # settled at start-up, before this
     if settings.td_password:
         return settings.td_password, ""
     if settled.password is None:
@@ -261,7 +270,7 @@ class Client:
         await self.http.aclose()
 
     async def call(
-        self, method: str, path: str, body: Any = None, token: str = "", key: str | None = None
+        self, method: str, path: str, body: Json = None, token: str = "", key: str | None = None
     ) -> httpx.Response:
         """One request, retried (same Idempotency-Key) on a dropped connection or a 503."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
@@ -279,7 +288,7 @@ class Client:
             await asyncio.sleep(0.2 * 2**attempt)
         raise AssertionError("unreachable")
 
-    async def must(self, method: str, path: str, body: Any = None, token: str = "") -> Any:
+    async def must(self, method: str, path: str, body: Json = None, token: str = "") -> Json:
         """A setup call that has to work: its JSON answer, else DemoError with the server's
         message."""
         answer = await self.call(method, path, body, token or self.td_token)
@@ -293,7 +302,7 @@ class Client:
         self.td_token = (await self.must("POST", "/api/session", body))["token"]
 
     async def create_tournament(
-        self, wanted: str, name: str, fmt: str, settings: dict[str, Any]
+        self, wanted: str, name: str, fmt: str, settings: FormatSettings
     ) -> str:
         """Create a tournament as ``wanted``, or ``wanted-2``, ``wanted-3``, … if that id is
         taken (a restart on the same data). Returns the id used."""
@@ -323,9 +332,10 @@ class Client:
         answer = await self.call("POST", f"/api/t/{tid}/scores", body, self.steward_token, key)
         return f"{answer.status_code}: {message(answer)}" if answer.is_error else None
 
-    async def views(self, tid: str) -> dict[str, Any]:
+    async def views(self, tid: str) -> dict[str, Doc]:
         """Every view of ``tid`` as the server has it now."""
-        return (await self.must("GET", f"/api/t/{tid}/views"))["views"]  # type: ignore[no-any-return]
+        views: dict[str, Doc] = (await self.must("GET", f"/api/t/{tid}/views"))["views"]
+        return views
 
 
 def message(answer: httpx.Response) -> str:
@@ -336,8 +346,9 @@ def message(answer: httpx.Response) -> str:
         return answer.text[:200]
 
 
-def run(coro: Any) -> Any:
-    """Run the demo's coroutine; Ctrl-C stops it cleanly (the server shuts down first)."""
+def run(coro: Coroutine[object, object, Result]) -> Result | None:
+    """Run the demo's coroutine; Ctrl-C stops it cleanly (the server shuts down first) and
+    gives None."""
     logging.getLogger("httpx").setLevel(logging.WARNING)
     try:
         return asyncio.run(coro)
@@ -346,7 +357,7 @@ def run(coro: Any) -> Any:
         return None
 
 
-def server_options(command: Callable[..., Any]) -> Callable[..., Any]:
+def server_options(command: Command) -> Command:
     """The options every demo command shares: where the server is, or where to start one."""
     options = [
         click.option("--url", default=None, help="An existing server; default: start one here."),
