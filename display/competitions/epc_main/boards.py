@@ -69,11 +69,14 @@ class BoardsKind:
     name = "epc_boards"
 
     def create(self, record: Record) -> SideTournament:
+        """``tournament_created`` -> the empty tournament. Raises SettingsError."""
         return SideTournament(MACHINES.create(record))
 
     def apply(
         self, state: SideTournament, seq: int, record: Record
     ) -> tuple[SideTournament, Touched]:
+        """``record`` at version ``seq`` -> (new state, views touched). Raises the ScoringError
+        the rules or the record's fields give (module docstring's table)."""
         kind = record["type"]
         if kind == "qualifying_closed":
             check_may_close(state)
@@ -160,6 +163,7 @@ class BoardsKind:
         return record_classic_game(state, entry)
 
     def view_names(self, state: SideTournament) -> Iterable[str]:
+        """The machines kind's views, and the Classic's ``classic`` and ``classic/games``."""
         yield from MACHINES.view_names(state.tournament)
         if state.classic:
             yield "classic"
@@ -167,6 +171,7 @@ class BoardsKind:
                 yield "classic/games"
 
     def view(self, state: SideTournament, meta: Doc, name: str) -> Doc | None:
+        """View ``name`` (shapes in the module docstring), or None."""
         if name == "classic" and state.classic:
             return classic_view(state)
         if name == "classic/games" and state.classic:

@@ -80,12 +80,16 @@ class EpcMainKind:
     name = "epc_main"
 
     def create(self, record: Record) -> EpcState:
+        """``tournament_created`` -> an empty ``MainTournament`` ("epc-main") or
+        ``SideTournament``. Raises SettingsError for a bad setting."""
         if record["format"] != FORMAT:
             return epc_boards.BOARDS.create(record)
         qualifying, stage = split_settings(record.get("settings") or {})
         return new_main_tournament(new_tournament(EPC_QUALIFYING, qualifying), stage)
 
     def apply(self, state: EpcState, seq: int, record: Record) -> tuple[EpcState, Touched]:
+        """``record`` at version ``seq`` -> (new state, views touched). Raises the ScoringError
+        the rules or the record's fields give (module docstring's table)."""
         if not isinstance(state, MainTournament):
             return epc_boards.BOARDS.apply(state, seq, record)
         kind = record["type"]
@@ -120,6 +124,7 @@ class EpcMainKind:
         return with_settings(state, tournament, stage)
 
     def view_names(self, state: EpcState) -> Iterable[str]:
+        """The qualifying's views, ``stage``, and each stage's views once it has started."""
         if not isinstance(state, MainTournament):
             yield from epc_boards.BOARDS.view_names(state)
             return
@@ -134,6 +139,7 @@ class EpcMainKind:
             yield "finals"
 
     def view(self, state: EpcState, meta: Doc, name: str) -> Doc | None:
+        """View ``name`` (shapes in ``display.competitions.epc_main.views``), or None."""
         if not isinstance(state, MainTournament):
             return epc_boards.BOARDS.view(state, meta, name)
         if name == "tournament":
