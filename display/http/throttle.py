@@ -37,6 +37,7 @@ from starlette.requests import Request
 
 from display.errors import ApiError
 from display.http.auth import SESSION_SECONDS
+from display.http.endpoint import services
 from display.settings import Settings
 
 FAILURES_KEPT = 200  # per list: enough for a day's typos, bounded under a flood
@@ -215,10 +216,10 @@ class Throttle:
 
 def of(request: Request) -> Throttle:
     """The app's Throttle (made on first use, on the app's Redis connection)."""
-    state = request.app.state
+    svc, state = services(request), request.app.state
     found: Throttle | None = getattr(state, "throttle", None)
-    if found is None or found.redis is not state.services.redis:
-        found = state.throttle = Throttle(state.services.redis, state.services.settings)
+    if found is None or found.redis is not svc.redis:
+        found = state.throttle = Throttle(svc.redis, svc.settings)
     return found
 
 
@@ -238,7 +239,7 @@ def account_for(request: Request, role: str, tournament: str | None, name: str) 
     guessed tournament ids cannot make lists of their own."""
     if role == "td":
         return Account("td", None, "TD", None)
-    known = tournament in request.app.state.services.replica.tournaments
+    known = tournament in services(request).replica.tournaments
     return Account(role, tournament, name, tournament if known else None)
 
 
