@@ -33,7 +33,7 @@ from display.competitions.epc_country.state import (
 from display.types import FormatSettings, Record, Touched
 from scoring.epc.country import entries
 from scoring.epc.country.entries import ScoreEntry, stage_of
-from scoring.epc.country.model import CountryMachine, Stage
+from scoring.epc.country.model import CountryMachine, Late, Penalty, SlamTilt, Stage
 from scoring.errors import EntryNotAllowed, InvalidScore
 
 T = TypeVar("T")
@@ -147,19 +147,23 @@ def _four_ball(state: CountryState, seq: int, record: Record) -> tuple[CountrySt
 def _penalty(state: CountryState, seq: int, record: Record) -> tuple[CountryState, Touched]:
     late = record["type"] == "late_recorded"
     fid = record.get("fixture")
-    if late and fid is None:
-        raise EntryNotAllowed("A late arrival is recorded for a match: give its fixture.")
-    minutes = _minutes(record) if late else None
-    by, reason = str(record["by"]), str(record.get("reason", ""))
     team = state.team(record["team"])
+    by, reason = str(record["by"]), str(record.get("reason", ""))
     if fid is None:
+        if late:
+            raise EntryNotAllowed("A late arrival is recorded for a match: give its fixture.")
         tilts = [p.penalty for p in state.penalties_of(None)]
         tilt = entries.four_ball_slam_tilt(state.stage, state.derived.draw, team, tilts, by, reason)
         entry = PenaltyEntry(seq, None, "qualifying", tilt)
         return replace(state, penalties={**state.penalties, seq: entry}), set(TABLES)
     fixture = state.fixture(fid)
     earlier = [p.penalty for p in state.penalties_of(str(fid))]
-    penalty = entries.match_penalty(state.stage, fixture, team, earlier, by, reason, minutes)
+    opponent = entries.disqualify(state.stage, fixture, team, earlier)
+    penalty: Penalty = (
+        Late(team.id, opponent, _minutes(record), by, reason)
+        if late
+        else SlamTilt(team.id, opponent, by, reason)
+    )
     stage = stage_of(fixture)
     entry = PenaltyEntry(seq, str(fid), stage, penalty)
     touched = FINAL_TABLES if stage == "final" else TABLES

@@ -43,7 +43,6 @@ from scoring.epc.country.model import (
     FourBallGame,
     GameScore,
     Group,
-    Late,
     MatchGame,
     Penalty,
     Playoff,
@@ -289,22 +288,15 @@ def four_ball_slam_tilt(
     return SlamTilt(team.id, None, by, reason)
 
 
-def match_penalty(
-    now: Stage,
-    fixture: Fixture,
-    team: Team,
-    penalties: Iterable[Penalty],
-    by: str,
-    reason: str,
-    minutes: int | None = None,
-) -> Penalty:
-    """``team`` disqualified from match ``fixture``: late by ``minutes`` (a ``Late``), or with
-    ``minutes`` None a slam tilt from shaking (a ``SlamTilt``). EPC 2009, EPC Country
-    Competition, Timekeeping and Slam Tilts ("they will be disqualified from that match").
+def disqualify(now: Stage, fixture: Fixture, team: Team, penalties: Iterable[Penalty]) -> str:
+    """``team`` disqualified from match ``fixture``, for arriving late or a slam tilt from shaking:
+    the opponent, who gets "the top 2 scores" (EPC 2009, EPC Country Competition, Timekeeping and
+    Slam Tilts: "they will be disqualified from that match").
 
     ``penalties``: those already recorded for the match. Raises StageClosed for a match of a stage
     not on, EntryNotAllowed for a team not in the match or already disqualified from it. Whether
-    the minutes are more than ``late_minutes`` is ``match_result``'s (the tables refuse it).
+    a late arrival's minutes are more than ``late_minutes`` is ``match_result``'s (the tables
+    refuse it).
     """
     stage = stage_of(fixture)
     where = f"{fixture.home} v {fixture.away}"
@@ -313,10 +305,7 @@ def match_penalty(
         raise EntryNotAllowed(f"{team.name} does not play in {where}.")
     if any(p.team == team.id for p in penalties):
         raise EntryNotAllowed(f"{team.name} is already disqualified from {where}.")
-    opponent = fixture.away if team.id == fixture.home else fixture.home
-    if minutes is None:
-        return SlamTilt(team.id, opponent, by, reason)
-    return Late(team.id, opponent, minutes, by, reason)
+    return fixture.away if team.id == fixture.home else fixture.home
 
 
 def playoff(

@@ -31,12 +31,12 @@ from scoring.epc.country.entries import (
     add_team,
     check_final_over,
     check_void,
+    disqualify,
     drawn_team,
     four_ball_game,
     four_ball_slam_tilt,
     machine_of,
     match_game,
-    match_penalty,
     playoff,
     replace_team,
     require_stage,
@@ -328,18 +328,19 @@ def test_a_four_ball_slam_tilt_zeroes_the_game_once() -> None:
 
 
 def test_a_penalty_disqualifies_a_team_of_the_match_once() -> None:
-    """EPC 2009, EPC Country Competition, Timekeeping ("disqualified from that match") and Slam
-    Tilts; the minutes are judged by ``match_result`` (more than 5)."""
-    late = match_penalty("qualifying", A11, TEAMS["T16"], (), "td:Tess", "called", 7)
-    assert late == Late("T16", "T01", 7, "td:Tess", "called")
-    tilt = match_penalty("qualifying", A11, TEAMS["T01"], (), "td:Tess", "shook m2")
-    assert tilt == SlamTilt("T01", "T16", "td:Tess", "shook m2")
+    """EPC 2009, EPC Country Competition, Timekeeping ("disqualified from that match and the
+    opposing team will get the top 2 scores") and Slam Tilts; the minutes are judged by
+    ``match_result`` (more than 5)."""
+    assert disqualify("qualifying", A11, TEAMS["T16"], ()) == "T01"
+    assert disqualify("qualifying", A11, TEAMS["T01"], ()) == "T16"
+    late = Late("T16", "T01", 7, "td:Tess", "called")
     with pytest.raises(EntryNotAllowed, match=r"^Team 16 is already disqualified from T01 v T16.$"):
-        match_penalty("qualifying", A11, TEAMS["T16"], (late,), "td:Tess", "again", 9)
+        disqualify("qualifying", A11, TEAMS["T16"], (late,))
+    assert disqualify("qualifying", A11, TEAMS["T01"], (late,)) == "T16"  # both may be
     with pytest.raises(EntryNotAllowed, match=r"^Team 02 does not play in T01 v T16.$"):
-        match_penalty("qualifying", A11, TEAMS["T02"], (), "td:Tess", "")
+        disqualify("qualifying", A11, TEAMS["T02"], ())
     with pytest.raises(StageClosed, match=r"^T01 v T02 is a final match, and qualifying is on.$"):
-        match_penalty("qualifying", FINAL_MATCH, TEAMS["T01"], (), "td:Tess", "")
+        disqualify("qualifying", FINAL_MATCH, TEAMS["T01"], ())
 
 
 # --- Play-offs, the final, voids ------------------------------------------------------------------
