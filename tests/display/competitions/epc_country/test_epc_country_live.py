@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from scoring.epc.country.errors import UnknownFixture
+from scoring.epc.country.errors import UnknownFixture, UnknownTeam
 from scoring.errors import (
     DuplicateRegistration,
     EntryNotAllowed,
@@ -262,6 +262,25 @@ def test_a_team_more_than_five_minutes_late_forfeits_the_match() -> None:
         comp.add("match_game_recorded", fixture="A-1-1", **game("m1", "T01", "T16", 14, False))
     with pytest.raises(EntryNotAllowed, match="already disqualified"):
         comp.add("late_recorded", fixture="A-1-1", team="T16", minutes=9, reason="again")
+
+
+def test_a_late_arrival_names_a_known_team_and_its_match() -> None:
+    """A late arrival is for a match (EPC 2009, EPC Country Competition, Timekeeping: "appears for
+    their match"); the team is looked up first, so an unknown one is a 404 whatever else is
+    wrong, and a slam tilt without a match is the 4-ball game's."""
+    comp = drawn()
+    with pytest.raises(UnknownTeam, match="no team 'NOPE'"):
+        comp.add("late_recorded", team="NOPE", minutes=9, reason="no fixture either")
+    with pytest.raises(EntryNotAllowed, match="recorded for a match: give its fixture"):
+        comp.add("late_recorded", team="T01", minutes=9, reason="called 18:00")
+    with pytest.raises(InvalidScore, match="Minutes late must be a whole number, not -1"):
+        comp.add("late_recorded", fixture="A-1-1", team="T16", minutes=-1, reason="typo")
+    with pytest.raises(EntryNotAllowed, match="Team 02 does not play in T01 v T16"):
+        comp.add(
+            "late_recorded", fixture="A-1-1", team="T02", minutes="x", reason="the rules first"
+        )
+    comp.add("slam_tilt_recorded", team="T01", reason="4-ball machine")
+    assert rows(comp, "country/four_ball")["T01"]["slam_tilt"] == comp.seq
 
 
 def test_one_machines_top_two_scores_is_a_setting() -> None:
