@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from scoring.fwpl.bracket import BracketMatch
 from scoring.fwpl.config import FwplConfig, PlayoffConfig
-from scoring.fwpl.entry import Compensatory, GameEntry, LineEntry
+from scoring.fwpl.entry import CompensatoryGame, GameEntry, LineEntry
 from scoring.fwpl.errors import (
     GroupingNotPossible,
     MachineNotAllowed,
@@ -103,7 +103,7 @@ from scoring.fwpl.season import (
 
 __all__ = [
     "BracketMatch",
-    "Compensatory",
+    "CompensatoryGame",
     "Division",
     "DivisionResult",
     "Draw",

@@ -18,6 +18,10 @@ Rule text: FWPL rules (Flip Well Pinball League), sections as cited. In short:
 
 The rules of scoring a match and a division are ``playoffs``'s and ``playoff_cut``'s; the walk
 only asks them, round by round, which matches exist and who went through.
+
+An entry for a match is found first (``division``, then ``started_match`` or ``match_to_start``;
+``next_playoff_game_at`` for its next game), then applied there, so a caller can read the rest of
+its entry in between and every refusal keeps its turn: the match's before the rest.
 """
 
 from __future__ import annotations
@@ -28,7 +32,15 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from scoring.errors import EntryNotAllowed, SettingsError, UnknownPlayer
-from scoring.fwpl.entry import GameEntry, choose, game_lines, picker, score_game, settle
+from scoring.fwpl.entry import (
+    EntryNumber,
+    GameEntry,
+    choose,
+    game_lines,
+    picker,
+    score_game,
+    settle,
+)
 from scoring.fwpl.errors import PlayoffNeeded
 from scoring.fwpl.flow import random_machine
 from scoring.fwpl.league import Draw, League, PlayoffGroup, Playoffs, Slot
@@ -215,26 +227,64 @@ def cut_ties(league: League, withdrawn: Collection[str] = ()) -> list[tuple[str,
     return found  # pragma: no cover
 
 
-def _division(league: League, name: str) -> Division:
+@dataclass(frozen=True)
+class MatchAt:
+    """A started playoff match as an entry names it (FWPL 6.3): its ``index`` among the
+    playoffs' matches and the ``match``, as ``started_match`` found them in a league."""
+
+    index: int
+    match: PlayoffGroup
+
+    def where(self, game_no: int) -> str:
+        """Game ``game_no`` of this match in a steward's words (FWPL 6.3: three games)."""
+        match = self.match
+        return (
+            f"game {game_no} of the division {match.division} match of {', '.join(match.players)}"
+        )
+
+
+@dataclass(frozen=True)
+class PlayoffGameAt(MatchAt):
+    """A started match's next game as an entry names it (FWPL 6.3): ``number`` is the game the
+    match is on."""
+
+    number: int
+
+
+def division(league: League, name: str) -> Division:
+    """The playoff division called ``name`` (FWPL 6.1: "A", "B", ...). Raises EntryNotAllowed
+    (the playoffs have not started, no such division)."""
     if league.playoffs is None:
         raise EntryNotAllowed("The playoffs have not started.")
-    for division in league.playoffs.divisions:
-        if division.name == name:
-            return division
+    for found in league.playoffs.divisions:
+        if found.name == name:
+            return found
     names = ", ".join(d.name for d in league.playoffs.divisions)
     raise EntryNotAllowed(f"There is no division {name}; the divisions are {names}.")
 
 
-def _started(league: League, division: str, players: Collection[str]) -> tuple[int, PlayoffGroup]:
-    found = _division(league, division)
+def started_match(league: League, found: Division, players: Collection[str]) -> MatchAt:
+    """The started match of ``players`` in division ``found`` (``division``; FWPL 6.3). Raises
+    EntryNotAllowed (no such match started)."""
     wanted = frozenset(players)
     assert league.playoffs is not None
     for index, match in enumerate(league.playoffs.matches):
         if match.division == found.name and frozenset(match.players) == wanted:
-            return index, match
+            return MatchAt(index, match)
     raise EntryNotAllowed(
         f"Division {found.name} has no started match of players {', '.join(sorted(wanted))}."
     )
+
+
+def next_playoff_game_at(at: MatchAt, game_no: EntryNumber) -> PlayoffGameAt:
+    """Game ``game_no`` of the match ``at``, which must be its next (FWPL 6.3: three games, in
+    order). Raises EntryNotAllowed."""
+    played = len(at.match.games)
+    if played >= PLAYOFF_GAMES:
+        raise EntryNotAllowed(f"This match has played all {PLAYOFF_GAMES} games (FWPL 6.3).")
+    if game_no != played + 1:
+        raise EntryNotAllowed(f"This match is on game {played + 1}, not game {game_no}.")
+    return PlayoffGameAt(at.index, at.match, played + 1)
 
 
 def _with_match(league: League, index: int, match: PlayoffGroup) -> League:
@@ -249,43 +299,53 @@ def _others(league: League, index: int) -> list[Slot]:
     return [m.open for i, m in enumerate(league.playoffs.matches) if i != index]
 
 
-def _where(match: PlayoffGroup, game_no: int) -> str:
-    return f"game {game_no} of the division {match.division} match of {', '.join(match.players)}"
-
-
 def present(match: PlayoffGroup) -> tuple[str, ...]:
     """The players of ``match`` present at its start, in seed order (FWPL 6.6)."""
     return tuple(p for p in match.players if p not in match.missing)
 
 
-def _previous_picker(league: League, match: PlayoffGroup) -> str | None:
-    if not match.games:
+def _previous_picker(league: League, at: MatchAt) -> str | None:
+    games = at.match.games
+    if not games:
         return None
-    last = match.games[-1]
-    return picker(score_game(last, present(match), league.config, _where(match, len(match.games))))
+    return picker(score_game(games[-1], present(at.match), league.config, at.where(len(games))))
 
 
-def _check_game_no(match: PlayoffGroup, game_no: int) -> int:
-    if len(match.games) >= PLAYOFF_GAMES:
-        raise EntryNotAllowed(f"This match has played all {PLAYOFF_GAMES} games (FWPL 6.3).")
-    if game_no != len(match.games) + 1:
-        raise EntryNotAllowed(f"This match is on game {len(match.games) + 1}, not game {game_no}.")
-    return len(match.games) + 1
+def check_members(league: League, players: Collection[str]) -> None:
+    """Raise UnknownPlayer for the first of ``players`` who is not a member of the league
+    (FWPL 2: the playoffs and their tie-breakers are the members')."""
+    for player in players:
+        if player not in league.players:
+            raise UnknownPlayer(f"Player {player} is not a member of this league.")
+
+
+def check_tiebreak(league: League, players: Sequence[str]) -> None:
+    """Raise unless ``players`` may play a tie-breaker (FWPL 6.1, 6.5): two or more members.
+    Raises UnknownPlayer, EntryNotAllowed."""
+    check_members(league, players)
+    if len(players) < 2:
+        raise EntryNotAllowed("A tie-breaker is between two or more players.")
 
 
 def draw_tiebreak(league: League, players: Sequence[str], seed: int, reason: str = "") -> League:
     """The random machine of a tie-breaker between ``players``, drawn with ``seed`` (FWPL 6.1
     "single ball play on a random machine", 6.5 "Machine selection for tiebreaker games will be
-    random"). Raises UnknownPlayer, EntryNotAllowed (fewer than two players), UnknownMachine (no
-    machines)."""
-    for player in players:
-        if player not in league.players:
-            raise UnknownPlayer(f"Player {player} is not a member of this league.")
-    if len(players) < 2:
-        raise EntryNotAllowed("A tie-breaker is between two or more players.")
+    random"). Raises what ``check_tiebreak`` raises, UnknownMachine (no machines)."""
+    check_tiebreak(league, players)
     machine = random_machine(list(league.machines), seed)
     draw = Draw(tuple(players), machine, reason)
     return replace(league, draws=(*league.draws, draw))
+
+
+def check_playoffs_may_start(league: League) -> None:
+    """Raise EntryNotAllowed unless the playoffs may start now (FWPL 6.1: after the final week):
+    not started already, no night open, a night played."""
+    if league.playoffs is not None:
+        raise EntryNotAllowed("The playoffs have already started.")
+    if league.night is not None:
+        raise EntryNotAllowed(f"Week {league.night.week} is still being played; close it first.")
+    if not league.nights:
+        raise EntryNotAllowed("No league night has been played yet.")
 
 
 def start_playoffs(
@@ -296,18 +356,11 @@ def start_playoffs(
     """The playoffs start: the divisions and seeds from the final season table (FWPL 6.1, 6.2),
     without the ``withdrawn`` players, who said they cannot attend (6.6), equal points across a
     line ordered by the recorded single-ball play-offs (``tiebreaks``, winner first). Raises
-    EntryNotAllowed (started already, a night open, no night played, a league too small),
-    UnknownPlayer, SettingsError (a division that is no 6.3 bracket), PlayoffNeeded (a tie across
-    a line without its order)."""
-    if league.playoffs is not None:
-        raise EntryNotAllowed("The playoffs have already started.")
-    if league.night is not None:
-        raise EntryNotAllowed(f"Week {league.night.week} is still being played; close it first.")
-    if not league.nights:
-        raise EntryNotAllowed("No league night has been played yet.")
-    for player in withdrawn:
-        if player not in league.players:
-            raise UnknownPlayer(f"Player {player} is not a member of this league.")
+    what ``check_playoffs_may_start`` and ``check_members`` raise, EntryNotAllowed (a league too
+    small), SettingsError (a division that is no 6.3 bracket), PlayoffNeeded (a tie across a
+    line without its order)."""
+    check_playoffs_may_start(league)
+    check_members(league, withdrawn)
     divisions = playoff_divisions(
         league.standings().rows, league.playoff_config, set(withdrawn), tiebreaks
     )
@@ -315,110 +368,108 @@ def start_playoffs(
         raise EntryNotAllowed(
             "This league is too small for playoffs (FWPL 6.1; setting playoff_small_league)."
         )
-    for division in divisions:
-        if len(division.seeds) not in ROUNDS:
+    for found in divisions:
+        if len(found.seeds) not in ROUNDS:
             raise SettingsError(
-                f"Division {division.name} has {len(division.seeds)} players left; FWPL 6.3 "
+                f"Division {found.name} has {len(found.seeds)} players left; FWPL 6.3 "
                 "brackets are for 4, 8 or 12."
             )
     return replace(league, playoffs=Playoffs(divisions, tuple(withdrawn), tuple(tiebreaks)))
 
 
-def start_playoff_match(
-    league: League,
-    seq: int,
-    division: str,
-    players: Collection[str],
-    seed: int,
-    missing: Collection[str] = frozenset(),
-) -> League:
-    """A match of ``division``'s bracket between ``players`` begins at entry ``seq``; the
-    ``missing`` players are disqualified from it (FWPL 6.6); its first machine is drawn with
-    ``seed`` from the machines no other match is on (6.4 "The first machine will be randomly
-    selected"). Raises EntryNotAllowed (no playoffs or division, not a match of the bracket now
-    or started already, missing players not of the match, fewer than two present)."""
-    found = _division(league, division)
+def match_to_start(league: League, found: Division, players: Collection[str]) -> BracketMatch:
+    """The match of ``players`` that division ``found``'s bracket has reached and that has not
+    started (FWPL 6.3). Raises EntryNotAllowed."""
     wanted = frozenset(players)
     match = next((m for m in walk(league, found) if frozenset(m.players) == wanted), None)
     if match is None or match.started is not None:
         state = "has already started" if match else "is not a match of the bracket now"
         raise EntryNotAllowed(f"Division {found.name}: {', '.join(sorted(wanted))} {state}.")
-    absent = frozenset(missing)
-    if not absent <= wanted:
+    return match
+
+
+def check_missing(match: BracketMatch, missing: Collection[str]) -> None:
+    """Raise EntryNotAllowed unless ``missing`` may be left out of ``match`` (FWPL 6.6): players
+    of the match, two still present."""
+    if not frozenset(missing) <= frozenset(match.players):
         raise EntryNotAllowed("Only players of the match can be missing from it.")
-    if len(wanted) - len(absent) < 2:
+    if len(match.players) - len(frozenset(missing)) < 2:
         raise EntryNotAllowed("A match needs two players present.")
+
+
+def start_playoff_match(
+    league: League,
+    seq: int,
+    found: Division,
+    match: BracketMatch,
+    seed: int,
+    missing: Collection[str] = frozenset(),
+) -> League:
+    """The bracket's ``match`` of division ``found`` (``match_to_start``) begins at entry
+    ``seq``; the ``missing`` players are disqualified from it (FWPL 6.6); its first machine is
+    drawn with ``seed`` from the machines no other match is on (6.4 "The first machine will be
+    randomly selected"). Raises what ``check_missing`` raises, UnknownMachine (no machines)."""
+    check_missing(match, missing)
     assert league.playoffs is not None
     busy = {m.open.machine for m in league.playoffs.matches if m.open.machine}
     free = [m for m in league.machines if m not in busy] or list(league.machines)
     first = random_machine(free, seed)
-    group = PlayoffGroup(found.name, match.players, absent, open=Slot(first, seq))
+    group = PlayoffGroup(found.name, match.players, frozenset(missing), open=Slot(first, seq))
     playoffs = replace(league.playoffs, matches=(*league.playoffs.matches, group))
     return replace(league, playoffs=playoffs)
 
 
-def pick_playoff_machine(
-    league: League,
-    seq: int,
-    division: str,
-    players: Collection[str],
-    game_no: int,
-    machine: str,
-) -> League:
-    """``machine`` picked at entry ``seq`` for game ``game_no`` of the started match of
-    ``players``: by the loser of the previous game (FWPL 6.4), one the match has not played; or
-    a replacement (5.1). Raises EntryNotAllowed (no such match, not its next game), and what
-    ``entry.choose`` raises."""
-    index, match = _started(league, division, players)
-    number = _check_game_no(match, game_no)
-    who = _previous_picker(league, match)
+def pick_playoff_machine(league: League, seq: int, at: PlayoffGameAt, machine: str) -> League:
+    """``machine`` picked at entry ``seq`` for the game ``at`` (``next_playoff_game_at``): by the
+    loser of the previous game (FWPL 6.4), one the match has not played; or a replacement (5.1).
+    Raises what ``entry.choose`` raises."""
+    match = at.match
+    who = _previous_picker(league, at)
     slot = choose(league, match.open, machine, match.games,
-                  _others(league, index), seq, who, _where(match, number))  # fmt: skip
-    return _with_match(league, index, replace(match, open=slot))
+                  _others(league, at.index), seq, who, at.where(at.number))  # fmt: skip
+    return _with_match(league, at.index, replace(match, open=slot))
 
 
 def record_playoff_game(
-    league: League,
-    seq: int,
-    division: str,
-    players: Collection[str],
-    game_no: int,
-    machine: str | None,
-    entry: GameEntry,
+    league: League, seq: int, at: PlayoffGameAt, machine: str | None, entry: GameEntry
 ) -> League:
-    """A playoff game's scores at entry ``seq`` (FWPL 6.3: 4-2-1-0 per game), every present
-    player named; equal scores need the one-ball play-off order (3.2); ``machine`` None: the one
-    assigned or picked. Raises EntryNotAllowed, NotInGroup, MachineNotAllowed, UnknownMachine,
+    """The game ``at`` (``next_playoff_game_at``) at entry ``seq`` (FWPL 6.3: 4-2-1-0 per game),
+    every present player named; equal scores need the one-ball play-off order (3.2); ``machine``
+    None: the one assigned or picked. Raises NotInGroup, MachineNotAllowed, UnknownMachine,
     InvalidScore, PlayoffNeeded."""
-    index, match = _started(league, division, players)
-    number = _check_game_no(match, game_no)
-    where = _where(match, number)
+    match, where = at.match, at.where(at.number)
     slot = settle(league, replace(match.open, lines=()), machine, match.games,
-                  _others(league, index), seq, _previous_picker(league, match), where)  # fmt: skip
+                  _others(league, at.index), seq, _previous_picker(league, at), where)  # fmt: skip
     here = present(match)
     lines = game_lines(entry, here, "this match (present players)")
     slot = replace(slot, lines=lines, playoff=entry.playoff)
     score_game(slot, here, league.config, where)
-    return _with_match(league, index, replace(match, games=(*match.games, slot), open=Slot()))
+    return _with_match(league, at.index, replace(match, games=(*match.games, slot), open=Slot()))
 
 
-def record_playoff_tiebreak(
-    league: League, division: str, players: Collection[str], order: Sequence[str]
-) -> League:
-    """The finishing ``order`` (winner first) of a tie-breaker game between players tied in the
-    finished match of ``players`` (FWPL 6.5). Raises EntryNotAllowed (no such match, no tie to
-    break, an order not of two or more of its players), PlayoffNeeded (the order leaves the tie
-    unbroken)."""
-    index, match = _started(league, division, players)
-    found_division = _division(league, match.division)
-    found = next(m for m in walk(league, found_division) if m.started == match)
-    if found.tie is None:
+def tie_to_break(league: League, at: MatchAt) -> str:
+    """The FWPL 6.5 tie of the match ``at`` still to break, as the rules word it (a
+    ``PlayoffNeeded`` message). Raises EntryNotAllowed when it has none."""
+    found = division(league, at.match.division)
+    match = next(m for m in walk(league, found) if m.started == at.match)
+    if match.tie is None:
         raise EntryNotAllowed("This match has no tie to break.")
+    return match.tie
+
+
+def record_playoff_tiebreak(league: League, at: MatchAt, order: Sequence[str]) -> League:
+    """The finishing ``order`` (winner first) of a tie-breaker game between players tied in the
+    finished match ``at`` (``started_match``; FWPL 6.5). Raises what ``tie_to_break`` raises,
+    EntryNotAllowed (an order not of two or more of its players), PlayoffNeeded (the order
+    leaves the tie unbroken)."""
+    tie = tie_to_break(league, at)
+    match = at.match
     if not set(order) <= set(present(match)) or len(order) < 2:
         raise EntryNotAllowed("A tie-breaker order names two or more players of the match.")
     updated = replace(match, tiebreaks=(*match.tiebreaks, tuple(order)))
-    after = _with_match(league, index, updated)
-    again = next(m for m in walk(after, found_division) if m.started == updated)
-    if again.tie == found.tie:
-        raise PlayoffNeeded(found.tie)
+    after = _with_match(league, at.index, updated)
+    found = division(league, match.division)
+    again = next(m for m in walk(after, found) if m.started == updated)
+    if again.tie == tie:
+        raise PlayoffNeeded(tie)
     return after

@@ -15,9 +15,9 @@ Messages name the group and the game (``where``, e.g. "group 2, game 3 of week 4
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TypeGuard, get_args
+from typing import TypedDict, TypeGuard, get_args
 
 from scoring.errors import InvalidScore, UnknownMachine
 from scoring.fwpl.config import FwplConfig
@@ -25,6 +25,13 @@ from scoring.fwpl.errors import MachineNotAllowed, NotInGroup
 from scoring.fwpl.flow import MachineState, check_pick, next_picker
 from scoring.fwpl.games import GameResult, GameScore, Penalty, final_score, game_points
 from scoring.fwpl.league import League, Slot
+
+EntryNumber = object
+"""A week, group or game number as an entry names it (the night's week, FWPL 3.1; the group,
+4.2; the game of the match, 4). Backglass has every game entry name all three, so a retry or a
+late phone never lands on another game. An entry read from a log file may hold any JSON value
+there: the rules compare it with the right number and refuse anything else with the words they
+use for a number out of range, naming the value given."""
 
 PENALTIES = tuple(p for p in get_args(Penalty) if p != "none")
 """The penalties a line may carry: FWPL 8.1 ``extra_ball``, 8.7 ``deathsave``, 8.2-8.5
@@ -45,25 +52,25 @@ class LineEntry:
     subtract: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Compensatory:
-    """A compensatory game (FWPL 7.3): its displayed ``score`` and the points the LO
-    ``subtract``-s (None: not given)."""
+class CompensatoryGame(TypedDict, total=False):
+    """A compensatory game as entered (FWPL 7.3): its displayed ``score`` and the points the LO
+    ``subtract``-s (absent or None: not given)."""
 
-    score: int | None = None
-    subtract: int | None = None
+    score: int | None
+    subtract: int | None
 
 
 @dataclass(frozen=True)
 class GameEntry:
     """A whole game as entered (FWPL 2.3, 2.4, 3.2, 7.3, 8.x): ``scores`` {player: score or None
     for a forfeit}, ``penalties`` {player: penalty}, ``late`` players, ``compensatory`` games
-    {player: Compensatory} and ``playoff``, the one-ball play-off order of equal scores (3.2)."""
+    {player: {score, subtract}} and ``playoff``, the one-ball play-off order of equal scores
+    (3.2). ``game_lines`` checks them against the group."""
 
     scores: Mapping[str, int | None]
     penalties: Mapping[str, str | None] = field(default_factory=dict)
-    late: Collection[str] = frozenset()
-    compensatory: Mapping[str, Compensatory] = field(default_factory=dict)
+    late: Iterable[str] = ()
+    compensatory: Mapping[str, CompensatoryGame | None] = field(default_factory=dict)
     playoff: tuple[str, ...] = ()
 
 
@@ -106,6 +113,7 @@ def game_lines(entry: GameEntry, players: Sequence[str], where: str) -> tuple[Ga
             f"Give a score, or a forfeit, for every player of {where}; missing: "
             f"{', '.join(missing)}."
         )
+    late = set(entry.late)
     extras: tuple[tuple[str, Collection[str]], ...] = (
         ("penalty", entry.penalties),
         ("compensatory game", entry.compensatory),
@@ -116,13 +124,13 @@ def game_lines(entry: GameEntry, players: Sequence[str], where: str) -> tuple[Ga
             raise NotInGroup(f"A {name} for player {stray[0]}, who is not in {where}.")
 
     def line_of(player: str) -> LineEntry:
-        extra = entry.compensatory.get(player) or Compensatory()
+        extra: CompensatoryGame = entry.compensatory.get(player) or {}
         return LineEntry(
             score=entry.scores[player],
             penalty=entry.penalties.get(player),
-            late=player in entry.late,
-            compensatory=extra.score,
-            subtract=extra.subtract,
+            late=player in late,
+            compensatory=extra.get("score"),
+            subtract=extra.get("subtract"),
         )
 
     return tuple(score_line(p, line_of(p)) for p in players)

@@ -147,6 +147,11 @@ class League:
         return self.nights[-1] if self.nights and not self.nights[-1].closed else None
 
     @property
+    def upcoming(self) -> int:
+        """The week the next night to start plays (FWPL 3.1: weeks in order, from 1)."""
+        return len(self.nights) + 1
+
+    @property
     def phase(self) -> Phase:
         """``registration``, ``night``, ``between`` (nights) or ``playoffs`` (FWPL 3.1, 6)."""
         if self.playoffs is not None:
@@ -196,40 +201,44 @@ def result(match: Match, config: FwplConfig) -> MatchResult:
     return match_result(match, config)
 
 
-def join(
-    league: League,
-    number: str,
-    name: str,
-    *,
-    ifpa_rank: int | None = None,
-    joined_week: int | None = None,
-    missed_countable: bool = True,
-    guest: bool = False,
-) -> League:
-    """A member joins (FWPL 2.4, 4.3): badge ``number``, ``name``, ``ifpa_rank`` (None:
-    unranked), ``joined_week`` (None: the next week not yet started; earlier weeks are forfeits,
-    counted per ``missed_countable``). An FWPL league has members only, so ``guest`` is refused.
-    Raises DuplicateRegistration (a number already a member), EntryNotAllowed (a guest, a week
-    already started)."""
+def joining_week(
+    league: League, number: str, joined_week: int | None = None, guest: bool = False
+) -> int:
+    """The week a new member ``number`` joins from (FWPL 2.4, a late joiner): ``joined_week``, or
+    by default the next week not yet started; earlier weeks are forfeits (``season``). An FWPL
+    league has members only, so a ``guest`` is refused. Raises DuplicateRegistration (a number
+    already a member), EntryNotAllowed (a guest, a week already started)."""
     if number in league.players:
         raise DuplicateRegistration(f"Player number {number} is already a member.")
     if guest:
         raise EntryNotAllowed("An FWPL league has members only, no guests.")
-    upcoming = len(league.nights) + 1
+    upcoming = league.upcoming
     joined = joined_week or upcoming
     if joined < upcoming:
         raise EntryNotAllowed(
             f"Week {joined} has already started; a new member joins in week {upcoming} or later."
         )
-    member = LeaguePlayer(number, name, ifpa_rank, joined, missed_countable)
-    return replace(league, players={**league.players, number: member})
+    return joined
+
+
+def join(league: League, member: LeaguePlayer) -> League:
+    """``member`` joins the league from ``member.joined_week`` (FWPL 2.4, 4.3: their IFPA rank
+    seeds week 1). Raises what ``joining_week`` raises."""
+    joining_week(league, member.number, member.joined_week)
+    return replace(league, players={**league.players, member.number: member})
+
+
+def check_machine(league: League, machine: str) -> None:
+    """Raise DuplicateRegistration if id ``machine`` is already one of the league's machines
+    (FWPL 5: the machines a group picks from)."""
+    if machine in league.machines:
+        raise DuplicateRegistration(f"Machine {machine} is already in this league.")
 
 
 def add_machine(league: League, machine: str, name: str) -> League:
     """A machine at the venue (FWPL 5: the machines a group picks from), id ``machine``.
-    Raises DuplicateRegistration for an id already in the league."""
-    if machine in league.machines:
-        raise DuplicateRegistration(f"Machine {machine} is already in this league.")
+    Raises what ``check_machine`` raises."""
+    check_machine(league, machine)
     return replace(league, machines={**league.machines, machine: name})
 
 
