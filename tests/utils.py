@@ -120,6 +120,18 @@ class Api:
         self.token = r.json()["token"]
         return self.token
 
+    async def sign_in_steward(self, tid: str, name: str = "Sam") -> str:
+        """Have the TD issue ``name`` a PIN for ``tid`` and sign in with it; returns the
+        steward's token (the TD's stays this client's default)."""
+        r = await self.post(f"/api/t/{tid}/stewards", {"name": name})
+        assert r.status_code == 201, r.text
+        pin = r.json()["pin"]
+        assert len(pin) == 6 and pin.isdigit()
+        body = {"role": "steward", "tournament": tid, "name": name, "pin": pin}
+        r = await self.http.post("/api/session", json=body)
+        assert r.status_code == 200, r.text
+        return str(r.json()["token"])
+
     def headers(self, token: str | None = None, key: str | None = None) -> dict[str, str]:
         headers = {}
         if token or self.token:

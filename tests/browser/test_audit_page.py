@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.async_api import expect
 
-from tests.browser.conftest import PHONE, NewPage, steward_pin
+from tests.browser.conftest import PHONE, NewPage
 from tests.utils import TD_PASSWORD, Api
 
 pytestmark = pytest.mark.browser
@@ -16,17 +16,11 @@ pytestmark = pytest.mark.browser
 EPC = "epc-qualifying"
 
 
-async def steward_token(api: Api, tid: str, name: str) -> str:
-    pin = await steward_pin(api, tid, name)
-    body = {"role": "steward", "tournament": tid, "name": name, "pin": pin}
-    return str((await api.http.post("/api/session", json=body)).json()["token"])
-
-
 async def test_every_record_with_who_when_and_why_filtered_by_player_and_machine(
     api: Api, server: str, new_page: NewPage
 ) -> None:
     await api.tournament("au1", EPC, players=3, machines=2)
-    sam = await steward_token(api, "au1", "Sam")
+    sam = await api.sign_in_steward("au1", "Sam")
     first = (await api.score("au1", 1, 1, 1_000_000, token=sam)).json()["version"]
     await api.score("au1", 2, 2, 2_000_000, token=sam)
     slip = {"score": 10_000_000, "reason": "slip"}

@@ -14,21 +14,9 @@ from tests.utils import Api
 EPC = "epc-qualifying"
 
 
-async def steward_token(api: Api, tid: str, name: str = "Sam") -> str:
-    r = await api.post(f"/api/t/{tid}/stewards", {"name": name})
-    assert r.status_code == 201
-    pin = r.json()["pin"]
-    assert len(pin) == 6 and pin.isdigit()
-    r = await api.http.post(
-        "/api/session", json={"role": "steward", "tournament": tid, "name": name, "pin": pin}
-    )
-    assert r.status_code == 200, r.text
-    return str(r.json()["token"])
-
-
 async def test_push_score_updates_machine_and_standings(api: Api) -> None:
     await api.tournament("q1", EPC, players=3, machines=2)
-    token = await steward_token(api, "q1")
+    token = await api.sign_in_steward("q1")
     r = await api.score("q1", 1, 1, 5_000_000, token=token)
     assert r.status_code == 201, r.text
     assert r.json()["record"]["score"] == 5_000_000
@@ -59,7 +47,7 @@ async def test_pushing_without_sign_in_is_refused(api: Api) -> None:
 async def test_steward_cannot_create_or_write_other_tournaments(api: Api) -> None:
     await api.tournament("q3", EPC, players=1, machines=1)
     await api.tournament("q4", EPC, players=1, machines=1)
-    token = await steward_token(api, "q3")
+    token = await api.sign_in_steward("q3")
     assert (await api.score("q4", 1, 1, 10, token=token)).status_code == 403
     r = await api.post("/api/tournaments", {"id": "x", "name": "x", "format": EPC}, token=token)
     assert r.status_code == 403

@@ -21,15 +21,6 @@ country = country_over_http
 """A Country Competition with 3 match machines, two 4-ball machines and 20 seeded teams."""
 
 
-async def steward_token(api: Api, tid: str) -> str:
-    r = await api.post(f"/api/t/{tid}/stewards", {"name": "Sam"})
-    pin = r.json()["pin"]
-    r = await api.post(
-        "/api/session", {"role": "steward", "tournament": tid, "name": "Sam", "pin": pin}
-    )
-    return str(r.json()["token"])
-
-
 async def log_types(api: Api, tid: str) -> list[str]:
     r = await api.http.get(f"/api/t/{tid}/log")
     return [rec["type"] for rec in r.json()["records"]]
@@ -46,7 +37,7 @@ async def test_the_format_is_listed_and_a_match_reaches_a_display_as_a_patch(
     views = (await api.views("cc1"))["views"]
     assert views["tournament"]["draw"] == {"registered": 20, "needed": 20}
     assert views["country/fixtures"]["A-1-1"]["home"] == "T01"
-    token = await steward_token(api, "cc1")
+    token = await api.sign_in_steward("cc1")
     async with connect(ws_url(server, "cc1")) as ws:
         snapshot = await receive(ws)
         assert snapshot["type"] == "snapshot"
@@ -71,7 +62,7 @@ async def test_stewards_enter_scores_and_only_the_td_decides(api: Api) -> None:
     voids and advancing the stage are the TD's ("the tournament director's decision on the matter
     will be final")."""
     await country(api, "cc2")
-    token = await steward_token(api, "cc2")
+    token = await api.sign_in_steward("cc2")
     base = "/api/t/cc2/country"
     r = await api.post(f"{base}/four-ball", {"team": "T01", "machine": "4b1", "score": 2000}, token)
     assert r.status_code == 201, r.text

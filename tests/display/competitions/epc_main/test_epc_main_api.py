@@ -24,12 +24,6 @@ def fixed(player: str, machine: str) -> tuple[int, int]:
     return 1_000, 2_000
 
 
-async def steward_token(api: Api, tid: str) -> str:
-    pin = (await api.post(f"/api/t/{tid}/stewards", {"name": "Sam"})).json()["pin"]
-    body = {"role": "steward", "tournament": tid, "name": "Sam", "pin": pin}
-    return str((await api.post("/api/session", body)).json()["token"])
-
-
 async def version(api: Api, tid: str) -> int:
     return int((await api.views(tid))["version"])
 
@@ -43,7 +37,7 @@ async def refused(api: Api, tid: str, answer: Any, status: int, code: str, words
 async def test_stage_actions_are_for_the_td_and_scores_for_stewards(api: Api) -> None:
     tid = "a1"
     await qualified(api, tid, 10, SMALL, machines=4)
-    steward = await steward_token(api, tid)
+    steward = await api.sign_in_steward(tid)
     answer = await td(api, tid, "stage", {"stage": "quarterfinal"}, token=steward)
     await refused(api, tid, answer, 403, "td_only", "tournament director")
     anonymous = await api.http.post(f"/api/t/{tid}/epc/stage", json={"stage": "quarterfinal"})

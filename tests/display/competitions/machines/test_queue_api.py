@@ -11,12 +11,6 @@ from tests.utils import Api, connect, receive, ws_url
 EPC = "epc-qualifying"
 
 
-async def steward(api: Api, tid: str, name: str = "Sam") -> str:
-    pin = (await api.post(f"/api/t/{tid}/stewards", {"name": name})).json()["pin"]
-    body = {"role": "steward", "tournament": tid, "name": name, "pin": pin}
-    return str((await api.http.post("/api/session", json=body)).json()["token"])
-
-
 async def act(api: Api, tid: str, machine: str, action: str, token: str | None = None,
               **body: Any) -> Any:  # fmt: skip
     return await api.post(f"/api/t/{tid}/queues/{machine}/{action}", body, token=token)
@@ -32,7 +26,7 @@ def order(doc: dict[str, Any]) -> list[str]:
 
 async def test_the_flow_is_records_in_the_log(api: Api) -> None:
     await api.tournament("qa1", EPC, players=4, machines=2)
-    token = await steward(api, "qa1")
+    token = await api.sign_in_steward("qa1")
     for player in ("1", "2", "3"):
         r = await act(api, "qa1", "1", "join", token, player=player)
         assert r.status_code == 201, r.text
@@ -61,7 +55,7 @@ async def test_the_flow_is_records_in_the_log(api: Api) -> None:
 
 async def test_pause_resume_move_and_leave(api: Api) -> None:
     await api.tournament("qa2", EPC, players=4, machines=1)
-    token = await steward(api, "qa2")
+    token = await api.sign_in_steward("qa2")
     for player in ("1", "2", "3", "4"):
         await act(api, "qa2", "1", "join", token, player=player)
     r = await act(api, "qa2", "1", "pause", token, player="1", note="ruling at machine 4")
@@ -85,7 +79,7 @@ async def test_pause_resume_move_and_leave(api: Api) -> None:
 
 async def test_refusals_a_steward_understands(api: Api) -> None:
     await api.tournament("qa3", EPC, players=3, machines=2, settings={"jokers_per_player": 0})
-    token = await steward(api, "qa3")
+    token = await api.sign_in_steward("qa3")
     version = (await api.views("qa3"))["version"]
     cases = [
         ("9", "join", {"player": "1"}, 404, "no machine 9"),
@@ -113,7 +107,7 @@ async def test_sign_in_is_needed_and_times_are_the_tds(api: Api) -> None:
     await api.tournament("qa4", EPC, players=2, machines=1)
     r = await api.http.post("/api/t/qa4/queues/1/join", json={"player": "1"})
     assert r.status_code == 401 and "Sign in" in r.json()["message"]
-    token = await steward(api, "qa4")
+    token = await api.sign_in_steward("qa4")
     await act(api, "qa4", "1", "join", token, player="1")
     started = (datetime.now(UTC) - timedelta(minutes=7)).isoformat()
     r = await act(api, "qa4", "1", "start", token, started_at=started)
