@@ -14,16 +14,25 @@ A correction (``POST …/league/corrections``) names the game's version in ``If-
 from __future__ import annotations
 
 import secrets
-from typing import Annotated, Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from display.competitions.fwpl.kind import KIND
 from display.errors import ApiError
 from display.http import endpoint, preconditions
+from display.http.auth import Principal
 from display.http.schemas import Body, Id, Name
+from display.live.tournament import LiveTournament
+from display.types import Json, Record
+from scoring.fwpl.league import League
+
+Handler = Callable[[Request], Awaitable[Response]]
+"""A Starlette endpoint: the request in, the response out."""
 
 Penalty = Literal["extra_ball", "deathsave", "serious"]
 WeekNo = Annotated[int, Field(ge=1, le=104)]
@@ -33,7 +42,9 @@ Reason = Annotated[str, Field(min_length=1, max_length=200)]
 Seed = Annotated[
     int | None, Field(ge=0, le=2**53 - 1, description="TD only; drawn at random when absent")
 ]
-Score = Annotated[Any, Field(description="whole number 0 … 2^53−1, or null: a forfeit (FWPL 2.4)")]
+Score = Annotated[Json, Field(description="whole number 0 … 2^53−1, or null: a forfeit (FWPL 2.4)")]
+"""A JSON value of any type, on purpose: the rules check a score (``scoring.fwpl.games.final_score``) and
+answer with their words, where a typed field would answer with pydantic's."""
 
 
 class LeaguePlayerIn(Body):
@@ -74,11 +85,11 @@ class Compensatory(Body):
     """FWPL 7.3: the compensatory game's displayed score, less the points the LO subtracts."""
 
     score: Score
-    subtract: Any = 0
+    subtract: Json = 0
 
 
 class Lines(Body):
-    scores: dict[Id, Any] = Field(description="every player: a score, or null for a forfeit")
+    scores: dict[Id, Json] = Field(description="every player: a score, or null for a forfeit")
     playoff: list[Id] = Field(default_factory=list, max_length=4)
     penalties: dict[Id, Penalty] = Field(default_factory=dict)
     late: list[Id] = Field(default_factory=list, max_length=4)
@@ -96,8 +107,8 @@ class LineIn(Body):
     score: Score
     penalty: Penalty | None = None
     late: bool = False
-    compensatory: Any = None
-    subtract: Any = 0
+    compensatory: Json = None
+    subtract: Json = 0
 
 
 class LinesIn(GameRef):
@@ -166,20 +177,22 @@ class PlayoffTiebreakIn(MatchRef):
     order: list[Id] = Field(min_length=2, max_length=4)
 
 
-def _league(request: Request) -> Any:
-    from display.competitions.fwpl.kind import KIND
-
+def _league(request: Request) -> LiveTournament:
+    """The path's tournament, an FWPL season. Raises ApiError 404, 409 ``not_a_league``."""
     live = endpoint.live_or_404(request)
     if live.kind is not KIND:
         raise ApiError(409, "not_a_league", f"Tournament {live.id} is not an FWPL league season.")
     return live
 
 
-def _fields(data: BaseModel) -> dict[str, Any]:
+def _fields(data: BaseModel) -> Record:
+    """The body's fields for a record, without the ones left out (None)."""
     return {k: v for k, v in data.model_dump().items() if v is not None}
 
 
-def _seeded(principal: Any, fields: dict[str, Any]) -> dict[str, Any]:
+def _seeded(principal: Principal, fields: Record) -> Record:
+    """``fields`` with a draw's ``seed``: the TD's if given, else drawn here. Raises ApiError 403
+    for a seed from anyone else."""
     if "seed" in fields and principal.role != "td":
         raise ApiError(403, "td_only", "Only the TD may choose a draw's seed.")
     return {**fields, "seed": fields.get("seed", secrets.randbits(32))}
@@ -187,7 +200,7 @@ def _seeded(principal: Any, fields: dict[str, Any]) -> dict[str, Any]:
 
 def record_endpoint(
     model: type[BaseModel], kind: str, td_only: bool = False, seeded: bool = False
-) -> Any:
+) -> Handler:
     """A POST handler writing one ``kind`` record from a ``model`` body; answers 201 with the
     version and the record's fields (the seed drawn, for a draw)."""
 
@@ -209,7 +222,8 @@ def record_endpoint(
     return handler
 
 
-async def _stored(request: Request, tid: str, seq: int) -> dict[str, Any]:
+async def _stored(request: Request, tid: str, seq: int) -> Record:
+    """Record ``seq`` of ``tid`` as written, without its type and audit fields."""
     record = await endpoint.services(request).store.record(tid, seq)
     return {k: v for k, v in (record or {}).items() if k not in ("type", "by", "at")}
 
@@ -235,7 +249,7 @@ async def add_lines(request: Request) -> Response:
     principal = await endpoint.signed_in(request, tid)
     data = await endpoint.body(request, LinesIn)
     _league(request)
-    ref: dict[str, object] = {"week": data.week, "group": data.group, "game_no": data.game_no}
+    ref: Record = {"week": data.week, "group": data.group, "game_no": data.game_no}
     if data.machine is not None:
         ref["machine"] = data.machine
     new = []
@@ -248,7 +262,7 @@ async def add_lines(request: Request) -> Response:
     return endpoint.written(seq, replayed, {**ref, "players": [e.player for e in data.lines]})
 
 
-def game_version(league: Any, week: int, group: int, game_no: int) -> int | None:
+def game_version(league: League, week: int, group: int, game_no: int) -> int | None:
     """A played game's version (``Slot.version``: the seq of the last record that set or changed
     its result), None when there is no such game (the rules then refuse with their message)."""
     nights = league.nights
@@ -258,7 +272,9 @@ def game_version(league: Any, week: int, group: int, game_no: int) -> int | None
     return games[game_no - 1].version if 1 <= game_no <= len(games) else None
 
 
-def _game(model: type[BaseModel], kind: str, td_only: bool = False, versioned: bool = False) -> Any:
+def _game(
+    model: type[BaseModel], kind: str, td_only: bool = False, versioned: bool = False
+) -> Handler:
     """Like ``endpoint`` for a game: null scores (forfeits) are kept in the record. ``versioned``
     (a correction): the request names the game's version in ``If-Match`` (``display.http.preconditions``:
     428 / 412), and the answer gives the new one as ``game.version`` and the ``ETag``."""
@@ -295,7 +311,7 @@ def _game(model: type[BaseModel], kind: str, td_only: bool = False, versioned: b
     return handler
 
 
-def _route(path: str, handler: Any) -> Route:
+def _route(path: str, handler: Handler) -> Route:
     return Route(f"/api/t/{{tournament}}/league/{path}", handler, methods=["POST"])
 
 

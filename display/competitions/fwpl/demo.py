@@ -17,7 +17,7 @@ import asyncio
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import click
 
@@ -32,8 +32,24 @@ from display.cli.demo.common import (
     stderr,
     target,
 )
+from display.types import Doc, Json
 
 STEWARD = "League Steward"
+
+
+class Line(TypedDict):
+    """One player's line of a game as the demo sends it: ``score`` (None: a forfeit, FWPL 2.4),
+    ``penalty`` (8.7 ``deathsave``) and ``late`` (2.3) when they apply."""
+
+    score: int | None
+    penalty: NotRequired[str]
+    late: NotRequired[bool]
+
+
+PlayedGame = tuple[int, int, str, dict[str, Line], list[str]]
+"""A league night's game sent: (group, game_no, machine, lines by player, one-ball play-off)."""
+PlayedPlayoffGame = tuple[str, list[str], int, str, dict[str, int | None], list[str]]
+"""A playoff game sent: (division, players, game_no, machine, scores, one-ball play-off)."""
 
 
 @dataclass(frozen=True)
@@ -112,13 +128,9 @@ class FwplJournal:
     players: dict[str, tuple[str, int | None]] = field(default_factory=dict)
     machines: list[str] = field(default_factory=list)
     absent: dict[int, list[str]] = field(default_factory=dict)
-    games: dict[int, list[tuple[int, int, str, dict[str, Any], list[str]]]] = field(
-        default_factory=dict
-    )
+    games: dict[int, list[PlayedGame]] = field(default_factory=dict)
     tiebreaks: list[list[str]] = field(default_factory=list)
-    playoff_games: list[tuple[str, list[str], int, str, dict[str, Any], list[str]]] = field(
-        default_factory=list
-    )
+    playoff_games: list[PlayedPlayoffGame] = field(default_factory=list)
     playoff_tiebreaks: list[tuple[str, list[str], list[str]]] = field(default_factory=list)
 
 
@@ -128,7 +140,7 @@ class FwplResult:
 
     tournament: str
     journal: FwplJournal
-    views: dict[str, Any] = field(default_factory=dict)
+    views: dict[str, Doc] = field(default_factory=dict)
 
 
 def members(count: int, rng: random.Random) -> dict[str, tuple[str, int | None, float]]:
@@ -166,7 +178,9 @@ class Season:
         self.late: set[str] = set()
         self.machines = {m.id: m for m in MACHINES}
 
-    async def post(self, path: str, body: Any, td: bool = False) -> Any:
+    async def post(self, path: str, body: Json, td: bool = False) -> Doc:
+        """``POST /api/t/{tid}/league/{path}`` as the TD or the steward, with a fresh
+        Idempotency-Key; the answer. Raises DemoError when the server refuses it."""
         token = self.client.td_token if td else self.client.steward_token
         key = f"{self.tid}-{self.rng.getrandbits(64):016x}"
         answer = await self.client.call(
@@ -176,17 +190,19 @@ class Season:
             raise DemoError(f"POST {path} refused ({answer.status_code}): {message(answer)}")
         if self.pace:
             await asyncio.sleep(self.pace)
-        return answer.json()
+        written: Doc = answer.json()  # the league API answers a JSON object (``written``)
+        return written
 
-    async def views(self) -> dict[str, Any]:
+    async def views(self) -> dict[str, Doc]:
+        """Every view of the season now, by name."""
         return await self.client.views(self.tid)
 
     def scores(
         self, players: list[str], machine: str, away: set[str]
-    ) -> tuple[dict[str, Any], list[str]]:
+    ) -> tuple[dict[str, Line], list[str]]:
         """Lines for a game: a score each (None for a player who is not there); now and then a
         tie, settled by a one-ball play-off, or a deathsave (FWPL 3.2, 8.7)."""
-        lines: dict[str, Any] = {}
+        lines: dict[str, Line] = {}
         for p in players:
             lines[p] = {
                 "score": None
@@ -204,6 +220,9 @@ class Season:
         return lines, playoff
 
     async def night(self, week: int) -> None:
+        """League night ``week``: the TD starts it with a few announced absences (FWPL 3.1),
+        someone may not turn up (2.4) or come late (2.3), every group plays its four games and
+        the TD closes the night."""
         roster = list(self.journal.players)
         absent = [p for p in roster if self.rng.random() < 0.06]
         started = await self.post(
@@ -229,6 +248,8 @@ class Season:
     async def game(
         self, week: int, number: int, game_no: int, players: list[str], away: set[str]
     ) -> None:
+        """Game ``game_no`` of group ``number``: the machine picked if nobody has (FWPL 5), then
+        the scores, whole or one at a time; ``away`` players forfeit (2.4)."""
         group = (await self.views())[f"night/{week}"]["groups"][str(number)]
         machine = group.get("machine")
         if machine is None:
@@ -258,6 +279,8 @@ class Season:
         self.journal.games[week].append((number, game_no, machine, lines, playoff))
 
     async def playoffs(self) -> None:
+        """The playoffs: the cut's ties settled on a drawn machine (FWPL 6.1), then every
+        division's bracket played out (6.3-6.5)."""
         season = (await self.views())["season"]
         for tied in season["cut"].get("ties", []):
             await self.post(
@@ -279,7 +302,9 @@ class Season:
             for division, match in open_matches:
                 await self.playoff_match(division, match)
 
-    async def playoff_match(self, division: str, match: dict[str, Any]) -> None:
+    async def playoff_match(self, division: str, match: Doc) -> None:
+        """Play the bracket ``match`` (its view) of ``division`` through: start it, pick and
+        enter its games (FWPL 6.3, 6.4), then its tie-breaker if one is left (6.5)."""
         players = sorted(match["players"], key=lambda p: match["players"][p]["seed"])
         ref = {"division": division, "players": players}
         if not match.get("started"):

@@ -26,11 +26,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 import click
 
+from display.types import FormatSettings, Json
 from scoring.errors import ScoringError
 from scoring.fwpl import (
     FwplConfig,
@@ -50,7 +51,7 @@ from scoring.settings import check_known
 COLUMNS = ("place", "player", "name", "points", "nights", "forfeits", "credit", "status")
 
 
-def _lines(game: dict[str, Any]) -> tuple[GameScore, ...]:
+def _lines(game: Mapping[str, Json]) -> tuple[GameScore, ...]:
     penalties = game.get("penalties") or {}
     late = set(game.get("late") or ())
     return tuple(
@@ -59,7 +60,7 @@ def _lines(game: dict[str, Any]) -> tuple[GameScore, ...]:
     )
 
 
-def parse_settings(raw: dict[str, Any]) -> FwplConfig:
+def parse_settings(raw: FormatSettings) -> FwplConfig:
     """The league's ``FwplConfig`` from the server's setting names (``playoff_*`` and ``weeks``
     are accepted and play no part in the table). Raises SettingsError."""
     league = tuple(FwplConfig.__dataclass_fields__)
@@ -69,7 +70,7 @@ def parse_settings(raw: dict[str, Any]) -> FwplConfig:
 
 
 def read_season(
-    data: dict[str, Any],
+    data: Mapping[str, Json],
 ) -> tuple[list[LeaguePlayer], list[Week], FwplConfig, SeasonStandings]:
     """The players, weeks and settings of a results file (see the module docstring), and the
     season table. Groups a week does not list are cut from the ladder the weeks before give

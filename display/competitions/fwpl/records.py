@@ -16,11 +16,10 @@ unreadable even where a rule would have refused it first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from display.competitions.fwpl.state import parse_settings, settings_of
-from display.types import FormatSettings, Record
+from display.types import FormatSettings, Record, Registration
 from scoring.fwpl import bracket, league_night
 from scoring.fwpl import league as season
 from scoring.fwpl.entry import GameEntry, LineEntry
@@ -68,7 +67,7 @@ def game_entry(record: Record) -> GameEntry:
     )
 
 
-def add_member(league: League, player: Mapping[str, Any]) -> League:
+def add_member(league: League, player: Registration) -> League:
     """``league_player_added`` / ``player_added``: ``player`` {number, name, ifpa_rank?,
     joined_week?, missed_countable?, guest?} (``scoring.fwpl.league.join``)."""
     number = str(player["number"])
@@ -85,7 +84,7 @@ def add_member(league: League, player: Mapping[str, Any]) -> League:
     return season.join(league, member)
 
 
-def add_machine(league: League, machine: Mapping[str, Any]) -> League:
+def add_machine(league: League, machine: Registration) -> League:
     """``machine_added``: ``machine`` {id, name}."""
     mid = str(machine["id"])
     season.check_machine(league, mid)
