@@ -1,6 +1,7 @@
 """``scoring/fwpl/`` stays pure and documented (the project's conventions: pure, explicit config objects, cited sections), checked with
-``ast``. ``tests/scoring/test_purity.py`` globs ``scoring/*.py`` only, so the subpackage is checked
-here with the same rules, plus: randomness only through a seeded ``random.Random``."""
+``ast``: the rules of ``tests/scoring/test_purity.py`` (which covers every rule module of
+``scoring/``) with the FWPL citation, on every module here (errors and ``__init__`` included), plus:
+randomness only through a seeded ``random.Random``."""
 
 from __future__ import annotations
 
