@@ -16,7 +16,6 @@ import httpx
 import pytest
 
 from display.settings import Settings
-from tests.display.competitions.machines.test_queue_api import steward
 from tests.utils import Api, serve_with_services
 
 EPC = "epc-qualifying"
@@ -210,7 +209,7 @@ async def test_a_steward_voiding_another_s_entry_is_403_before_any_version_check
     api: Api,
 ) -> None:
     await api.tournament("pc6", EPC, players=2, machines=1)
-    sam, kim = await steward(api, "pc6", "Sam"), await steward(api, "pc6", "Kim")
+    sam, kim = await api.sign_in_steward("pc6", "Sam"), await api.sign_in_steward("pc6", "Kim")
     mine = (await api.score("pc6", 1, 1, 700, token=sam)).json()["version"]
     theirs = (await api.score("pc6", 2, 1, 800, token=kim)).json()["version"]
     r = await change(api, "pc6", theirs, "void", {"reason": "x"}, None, token=sam)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.display.competitions.machines.test_queue_api import act, order, queue, steward
+from tests.display.competitions.machines.test_queue_api import act, order, queue
 from tests.utils import Api, connect, receive, ws_url
 
 EPC = "epc-qualifying"
@@ -39,7 +39,7 @@ async def log(api: Api, tid: str) -> list[dict[str, Any]]:
 async def test_a_td_correction_names_the_original_and_the_standings_follow(api: Api) -> None:
     """EPC 2009, EPC Qualifying ranking points (PAPA scale): 100 for the top score, 90 next."""
     await api.tournament("co1", EPC, players=2, machines=1)
-    token = await steward(api, "co1")
+    token = await api.sign_in_steward("co1")
     first = (await api.score("co1", 1, 1, 3_000_000, token=token)).json()["version"]
     await api.score("co1", 2, 1, 5_000_000, token=token)
     r = await correct(api, "co1", first, score=30_000_000, reason="typed one zero short")
@@ -75,7 +75,7 @@ async def test_a_correction_can_move_a_score_to_the_right_player(api: Api) -> No
 
 async def test_only_the_td_corrects_and_bad_requests_are_refused(api: Api) -> None:
     await api.tournament("co3", EPC, players=2, machines=1)
-    token = await steward(api, "co3")
+    token = await api.sign_in_steward("co3")
     seq = (await api.score("co3", 1, 1, 700, token=token)).json()["version"]
     r = await correct(api, "co3", seq, token, score=800, reason="mine")
     assert r.status_code == 403 and "TD" in r.json()["message"]
@@ -114,7 +114,7 @@ async def test_a_void_takes_the_score_away_and_cannot_be_corrected_after(api: Ap
 
 async def test_a_steward_voids_their_own_entry_within_the_window(api: Api) -> None:
     await api.tournament("co5", EPC, players=3, machines=1)
-    sam, kim = await steward(api, "co5", "Sam"), await steward(api, "co5", "Kim")
+    sam, kim = await api.sign_in_steward("co5", "Sam"), await api.sign_in_steward("co5", "Kim")
     mine = (await api.score("co5", 1, 1, 700, token=sam)).json()["version"]
     theirs = (await api.score("co5", 2, 1, 800, token=kim)).json()["version"]
     r = await void(api, "co5", theirs, sam, reason="oops")
@@ -142,7 +142,7 @@ async def test_corrections_reach_the_displays_at_once(api: Api, server: str) -> 
 
 async def test_a_withdrawn_player_leaves_the_queues_and_their_scores_stand(api: Api) -> None:
     await api.tournament("co7", EPC, players=3, machines=1)
-    token = await steward(api, "co7")
+    token = await api.sign_in_steward("co7")
     await api.score("co7", 1, 1, 700)
     for player in ("2", "3"):
         await act(api, "co7", "1", "join", token, player=player)

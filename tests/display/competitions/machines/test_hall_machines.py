@@ -11,7 +11,7 @@ from display.competitions.machines.kind import MACHINES
 from scoring.epc.classic import Fault
 from scoring.errors import MachineUnavailable
 from scoring.machine_faults import ReplacementRefused
-from tests.display.competitions.machines.test_queue_api import act, order, steward
+from tests.display.competitions.machines.test_queue_api import act, order
 from tests.display.competitions.machines.test_queue_flow import Hall
 from tests.utils import Api
 
@@ -22,7 +22,7 @@ async def status(api: Api, tid: str, machine: str, token: str | None = None, **b
 
 async def test_out_of_order_freezes_the_queue_until_it_is_back(api: Api) -> None:
     await api.tournament("hm1", "epc-qualifying", players=3, machines=2)
-    token = await steward(api, "hm1")
+    token = await api.sign_in_steward("hm1")
     for player in ("1", "2"):
         await act(api, "hm1", "1", "join", token, player=player)
     await act(api, "hm1", "1", "start", token)
@@ -44,7 +44,7 @@ async def test_out_of_order_freezes_the_queue_until_it_is_back(api: Api) -> None
 
 async def test_closing_and_replacing_are_the_tds(api: Api) -> None:
     await api.tournament("hm2", "epc-qualifying", players=3, machines=3)
-    token = await steward(api, "hm2")
+    token = await api.sign_in_steward("hm2")
     r = await status(api, "hm2", "1", token, status="closed")
     assert r.status_code == 403 and "TD's decision" in r.json()["message"]
     await status(api, "hm2", "2", status="closed")
