@@ -52,6 +52,21 @@ import's hash chain); refuses by raising."""
 
 
 @dataclass(frozen=True)
+class Write:
+    """One call of ``Writer.commit``: its records for tournament ``tid``, the request's
+    Idempotency-Key and fingerprint, and the checks it asks for (``Writer.commit``'s docstring)."""
+
+    tid: str
+    records: Sequence[Record]
+    key: str | None
+    fingerprint: str
+    precondition: Precondition | None
+    create: bool
+    explain: Explain | None
+    also_check: Check | None
+
+
+@dataclass(frozen=True)
 class Committed:
     """A write's outcome: ``version`` of its last record, and whether it was a replay of an
     earlier write with the same Idempotency-Key (nothing was appended)."""
@@ -101,10 +116,10 @@ class Writer:
         IdempotencyMismatch (the key was used for another request). ``create``: a refused record
         raises ``explain(seq, error)`` when given (a log import names the line), else the error;
         then ``also_check`` runs, before the lock. ``stamped=False``: the records come from a log
-        file (an import), which keeps them as they were written, audit fields or not. When the rules or the precondition refuse a write whose
-        key a copy of it used meanwhile (the copy held the lock, or another process won the
-        append), it answers as the copy did. ``wait``: seconds to wait for the replica to reach
-        a replayed version."""
+        file (an import), which keeps them as they were written, audit fields or not. When the
+        rules or the precondition refuse a write whose key a copy of it used meanwhile (the copy
+        held the lock, or another process won the append), it answers as the copy did. ``wait``:
+        seconds to wait for the replica to reach a replayed version."""
         for record in records if stamped else ():  # the schemas require a reason, stamp() the rest
             if (problem := audit_problem(record, self.reason_required)) is not None:
                 raise RuntimeError(f"commit() was given {problem}")
@@ -112,89 +127,74 @@ class Writer:
             raise ApiError(
                 400, "invalid_idempotency_key", f"An Idempotency-Key has 1 to {MAX_KEY} characters."
             )
+        write = Write(tid, records, key, fingerprint, precondition, create, explain, also_check)
         try:
-            return await self._commit(
-                tid, records, key, fingerprint, precondition, create, (explain, also_check), wait
-            )
+            return await self._commit(write, wait)
         except (ApiError, ScoringError) as refusal:
             if not key or (isinstance(refusal, ApiError) and refusal.status not in (403, 409, 412)):
                 raise
-            if (earlier := await self._replayed(tid, key, fingerprint, wait)) is None:
+            if (earlier := await self._replayed(write, wait)) is None:
                 raise
             return earlier
 
-    async def _replayed(
-        self, tid: str, key: str, fingerprint: str, wait: float
-    ) -> Committed | None:
-        seq = await self.store.replayed(tid, key, fingerprint)
+    async def _replayed(self, write: Write, wait: float) -> Committed | None:
+        """The first answer of a write whose Idempotency-Key was used before, or None."""
+        if write.key is None:
+            return None
+        seq = await self.store.replayed(write.tid, write.key, write.fingerprint)
         if seq is None:
             return None
-        await self.replica.wait_for(tid, seq, timeout=wait)
+        await self.replica.wait_for(write.tid, seq, timeout=wait)
         return Committed(seq, True)
 
     @staticmethod
-    async def _check_new(records: Sequence[Record], explain: Explain | None) -> None:
+    async def _check_new(write: Write) -> None:
         """A new tournament's records depend on nothing else: checked before the lock, in a
-        thread when there are many."""
+        thread when there are many; then the caller's own check."""
         try:
-            if len(records) > THREAD_ABOVE:
-                await asyncio.to_thread(check_new, records)
+            if len(write.records) > THREAD_ABOVE:
+                await asyncio.to_thread(check_new, write.records)
             else:
-                check_new(records)
+                check_new(write.records)
         except RecordRefused as refused:
+            explain = write.explain
             raise (explain(refused.seq, refused.cause) if explain else refused.cause) from None
+        if write.also_check is not None:
+            await write.also_check()
 
-    async def _commit(
-        self,
-        tid: str,
-        records: Sequence[Record],
-        key: str | None,
-        fingerprint: str,
-        precondition: Precondition | None,
-        create: bool,
-        checks: tuple[Explain | None, Check | None],
-        wait: float,
-    ) -> Committed:
-        if key is not None and (earlier := await self._replayed(tid, key, fingerprint, wait)):
+    async def _commit(self, write: Write, wait: float) -> Committed:
+        if (earlier := await self._replayed(write, wait)) is not None:
             return earlier
-        if create:
-            explain, also_check = checks
-            await self._check_new(records, explain)
-            if also_check is not None:
-                await also_check()
-        async with self.replica.write_lock(tid):
-            self.refuse(tid)
+        if write.create:
+            await self._check_new(write)
+        async with self.replica.write_lock(write.tid):
+            self.refuse(write.tid)
             for _ in range(MAX_ATTEMPTS):
                 try:
-                    return await self._attempt(tid, records, key, fingerprint, precondition, create)
+                    return await self._attempt(write)
                 except VersionConflict as conflict:
-                    if create:
-                        raise ApiError(409, "duplicate", f"Tournament {tid} exists.") from None
-                    await self.replica.wait_for(tid, conflict.version)
+                    if write.create:
+                        raise ApiError(
+                            409, "duplicate", f"Tournament {write.tid} exists."
+                        ) from None
+                    await self.replica.wait_for(write.tid, conflict.version)
         raise ApiError(503, "busy", "The server is very busy; send the same request again.")
 
-    async def _attempt(
-        self,
-        tid: str,
-        records: Sequence[Record],
-        key: str | None,
-        fingerprint: str,
-        precondition: Precondition | None,
-        create: bool,
-    ) -> Committed:
+    async def _attempt(self, write: Write) -> Committed:
         """One validate-and-append at the replica's current version; VersionConflict if another
         process appended first."""
+        tid, records = write.tid, write.records
         live = self.replica.tournaments.get(tid)
         applied: Applied | None = None
-        if create:
+        if write.create:
             if live is not None:
                 raise ApiError(409, "duplicate", f"Tournament {tid} already exists.")
             version, prev_hash = 0, None
         else:
             if live is None or live.kind is None:
                 raise ApiError(404, "unknown_tournament", f"There is no tournament {tid}.")
-            if precondition is not None:  # under the lock: two writers cannot both pass
-                precondition(live.state)
+            if write.precondition is not None:  # under the lock: two writers cannot both pass
+                write.precondition(live.state)
             applied = live.try_apply(records)
             version, prev_hash = live.version, live.head_hash
         # Rules once per push: while the append is in flight the tail leaves this log to us (no
@@ -202,12 +202,18 @@ class Writer:
         self.replica.appending.add(tid)
         try:
             appended = await self.store.append(
-                tid, version, records, key, fingerprint, register=create, prev_hash=prev_hash
+                tid,
+                version,
+                records,
+                write.key,
+                write.fingerprint,
+                register=write.create,
+                prev_hash=prev_hash,
             )
         finally:
             self.replica.appending.discard(tid)
         if appended.replayed or applied is None:  # a copy with the same key got in; or created
-            await self.replica.wait_for(tid, appended.seq, timeout=30 if create else 5)
+            await self.replica.wait_for(tid, appended.seq, timeout=30 if write.create else 5)
         else:
             self.replica.ingest(tid, appended.records(records), applied=applied)
         return Committed(appended.seq, appended.replayed)
