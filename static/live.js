@@ -8,15 +8,20 @@
  *   });
  *   live.start();  live.views["standings"] ...  live.version
  *
- * The client reconnects by itself (0.5 s doubling to 5 s) after any close or 15 s of silence and
- * resumes with ?since=<version>; a page never needs reloading.
+ * The client reconnects by itself after any close or 15 s of silence and resumes with
+ * ?since=<version>; a page never needs reloading. Each retry waits 0.25 s plus a random share of a
+ * window that starts at 6 s and doubles to 20 s ("full jitter", exponential backoff), so the 500
+ * displays of a hall that all lost the server in the same instant come back spread over seconds
+ * (under 100 new connections a second) instead of all at once. ``Backglass.random`` (default
+ * Math.random) is the random source; a test may replace it with a seeded one.
  */
 (function (global) {
   "use strict";
 
   const SILENCE_MS = 15000;
-  const FIRST_DELAY_MS = 500;
-  const MAX_DELAY_MS = 5000;
+  const MIN_DELAY_MS = 250;
+  const FIRST_WINDOW_MS = 6000; // 500 displays over 6 s: about 85 new connections a second
+  const MAX_WINDOW_MS = 20000;
   const PING_GRACE_MS = 7000; // pings come every 5 s
   let storeDownAt = null; // Date.now() when a ping first said the score store is down, else null
 
@@ -50,6 +55,13 @@
       if (a[key] !== b[key] && JSON.stringify(a[key]) !== JSON.stringify(b[key])) keys.push(key);
     }
     return keys;
+  }
+
+  /* Milliseconds before retry number ``attempt`` (0 first): 0.25 s plus a uniformly random share of
+   * min(6 s * 2^attempt, 20 s). */
+  function retryDelay(attempt) {
+    const span = Math.min(FIRST_WINDOW_MS * 2 ** attempt, MAX_WINDOW_MS);
+    return MIN_DELAY_MS + Math.floor(global.Backglass.random() * span);
   }
 
   class Live {
@@ -131,7 +143,7 @@
       }
       this.setConnected(false);
       clearTimeout(this.retryTimer);
-      const delay = soon && this.attempt === 0 ? 0 : Math.min(FIRST_DELAY_MS * 2 ** this.attempt, MAX_DELAY_MS);
+      const delay = soon && this.attempt === 0 ? 0 : retryDelay(this.attempt);
       this.attempt += 1;
       this.retryTimer = setTimeout(() => this.connect(), delay);
     }
@@ -426,6 +438,8 @@
 
   global.Backglass = {
     Live: Live,
+    random: Math.random,
+    retryDelay: retryDelay,
     mergePatch: mergePatch,
     changedKeys: changedKeys,
     fmt: { score: score, points: points },
