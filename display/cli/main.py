@@ -10,6 +10,7 @@ import click
 from display import competitions
 from display.cli.demo.commands import demo
 from display.cli.offline import standings
+from display.cli.replay import replay
 from display.cli.serve import serve
 from display.log.restore import restore
 from display.log.verify import verify
@@ -23,6 +24,7 @@ def cli() -> None:
 
 cli.add_command(serve)
 cli.add_command(standings)
+cli.add_command(replay)
 cli.add_command(demo)
 cli.add_command(restore)
 cli.add_command(verify)

@@ -14,11 +14,23 @@ The file (JSON)::
                    "playoff": ["3", "4"],               # one-ball play-off order (3.2)
                    "penalties": {"2": "deathsave"},     # 8.1 extra_ball, 8.7, 8.2-8.5 serious
                    "late": ["4"]}]},                    # 2.3
-       ...]}
+       ...],
+     "playoffs": {                                      # optional (FWPL 6)
+       "withdrawn": ["9"],                              # cannot attend (6.6)
+       "tiebreaks": [["5", "6"]],                       # single-ball order at the cut (6.1)
+       "matches": [{"group": ["1", "4", "5", "8"],      # players, seed order
+                    "games": [{"machine": "tz", "scores": {...}, "playoff": [...]}],
+                    "missing": ["8"], "tiebreaks": [["4", "5"]]}]}}   # 6.6, 6.5
 
 Games of a group are in the order played; a group member without a line in a game forfeits it.
 Output: CSV ``place,player,name,points,nights,forfeits,credit,status`` (points exact to 2
-decimals as published), and with ``--groups`` the next week's groups after a blank line.
+decimals as published); with ``--groups`` the next week's groups after a blank line; then, after
+a blank line, the playoff cut as the table stands (``division,seed,player,name``: FWPL 6.1, 6.2,
+6.6; a tie the cut runs through without a recorded single-ball order is printed as a ``tie at
+the cut`` line naming the players instead); and, when the file lists playoff matches, after a
+blank line the playoffs so far (``division,round,place,player,name``: a ``placed`` row per
+place decided, then a row per player of each match to play next, its round and number, FWPL
+6.3-6.6). A league with no playoffs (``playoff_small_league: none``) prints neither.
 """
 
 from __future__ import annotations
@@ -45,6 +57,9 @@ from scoring.fwpl import (
     split_groups,
 )
 from scoring.fwpl.config import PlayoffConfig
+from scoring.fwpl.errors import PlayoffNeeded
+from scoring.fwpl.playoff_cut import Division, playoff_divisions
+from scoring.fwpl.playoffs import PlayoffMatch, division_result
 from scoring.rounding import points_json
 from scoring.settings import check_known
 
@@ -67,6 +82,19 @@ def parse_settings(raw: FormatSettings) -> FwplConfig:
     others = (*(f"playoff_{k}" for k in PlayoffConfig.__dataclass_fields__), "weeks")
     check_known("Flip Well Pinball League", raw, (*league, *others))
     return FwplConfig(**{k: v for k, v in raw.items() if k in league})
+
+
+def parse_playoff_settings(raw: FormatSettings) -> PlayoffConfig:
+    """The playoffs' ``PlayoffConfig`` from the server's ``playoff_*`` setting names (checked by
+    ``parse_settings``). Raises SettingsError."""
+    fields = PlayoffConfig.__dataclass_fields__
+    return PlayoffConfig(
+        **{
+            k.removeprefix("playoff_"): v
+            for k, v in raw.items()
+            if k.removeprefix("playoff_") in fields and k.startswith("playoff_")
+        }
+    )
 
 
 def read_season(
@@ -123,12 +151,86 @@ def standings_csv(players: list[LeaguePlayer], standings: SeasonStandings) -> st
     return out.getvalue()
 
 
+def _names(rows: list[list[object]], names: Mapping[str, str]) -> list[list[object]]:
+    return [[*row, names.get(str(row[-1]), "")] for row in rows]
+
+
+def cut_csv(
+    players: list[LeaguePlayer],
+    standings: SeasonStandings,
+    playoffs: Mapping[str, Json],
+    config: PlayoffConfig,
+) -> tuple[str, tuple[Division, ...]]:
+    """The playoff cut as the table stands (FWPL 6.1, 6.2, 6.6) as CSV ``division,seed,player,
+    name``, and the divisions (none while a tie at the cut has no recorded order: the CSV then
+    has a ``tie at the cut`` row saying which players play it off). ``""`` and no divisions for a
+    league without playoffs (``playoff_sizes`` gives none)."""
+    names = {p.number: p.name for p in players}
+    withdrawn = set(map(str, playoffs.get("withdrawn") or ()))
+    tiebreaks = [tuple(map(str, t)) for t in playoffs.get("tiebreaks") or ()]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("division", "seed", "player", "name"))
+    try:
+        divisions = playoff_divisions(standings.rows, config, withdrawn, tiebreaks)
+    except PlayoffNeeded as tie:
+        writer.writerow(("tie at the cut", "", "", tie.message))
+        return out.getvalue(), ()
+    if not divisions:
+        return "", ()
+    rows: list[list[object]] = [
+        [d.name, seed, player] for d in divisions for seed, player in enumerate(d.seeds, start=1)
+    ]
+    writer.writerows(_names(rows, names))
+    return out.getvalue(), divisions
+
+
+def playoffs_csv(
+    players: list[LeaguePlayer],
+    divisions: tuple[Division, ...],
+    playoffs: Mapping[str, Json],
+    config: PlayoffConfig,
+) -> str:
+    """The playoffs so far (FWPL 6.3-6.6) as CSV ``division,round,place,player,name``: each
+    division's decided places (round ``placed``), then each player of the matches to play next
+    (round ``semifinal 1`` …). A match goes to the division whose seeds hold its players. Raises
+    ScoringError (a match outside every bracket, a score the rules refuse, a tie without its
+    tie-breaker), KeyError/TypeError/ValueError (the file's shape)."""
+    names = {p.number: p.name for p in players}
+    played: dict[str, list[PlayoffMatch]] = {d.name: [] for d in divisions}
+    for raw in playoffs.get("matches") or ():
+        group = tuple(map(str, raw["group"]))
+        games = tuple(
+            Game(str(g.get("machine", "")), _lines(g), tuple(map(str, g.get("playoff") or ())))
+            for g in raw.get("games") or ()
+        )
+        home = next((d.name for d in divisions if set(group) <= set(d.seeds)), None)
+        if home is None:
+            raise ValueError(f"playoff match {', '.join(group)} is in no division")
+        missing = frozenset(map(str, raw.get("missing") or ()))
+        ties = tuple(tuple(map(str, t)) for t in raw.get("tiebreaks") or ())
+        played[home].append(PlayoffMatch(group, games, missing, ties))
+    rows: list[list[object]] = []
+    for division in divisions:
+        result = division_result(division.seeds, played[division.name], config)
+        rows += [[division.name, "placed", place, player] for player, place in result.places]
+        for n, group in enumerate(result.next_groups, start=1):
+            rows += [[division.name, f"{result.round} {n}", "", player] for player in group]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("division", "round", "place", "player", "name"))
+    writer.writerows(_names(rows, names))
+    return out.getvalue()
+
+
 @click.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--groups", is_flag=True, help="Also print the next week's groups.")
 @click.option("--absent", default="", help="Announced absences next week, comma-separated.")
 def league(file: Path, groups: bool, absent: str) -> None:
-    """An FWPL season table from a results file (JSON; see `display/competitions/fwpl/offline.py`)."""
+    """An FWPL season table from a results file (JSON; see `display/competitions/fwpl/offline.py`),
+    then the playoff cut as the table stands and, when the file has playoff matches, the
+    playoffs so far."""
     try:
         data = json.loads(file.read_text(encoding="utf-8"))
         players, _, config, standings = read_season(data)
@@ -138,6 +240,15 @@ def league(file: Path, groups: bool, absent: str) -> None:
             click.echo("")
             for n, group in enumerate(split_groups(standings.next_ladder, away, config), start=1):
                 click.echo(f"group {n}," + ",".join(group))
+        playoff_config = parse_playoff_settings(data.get("settings") or {})
+        playoffs = data.get("playoffs") or {}
+        cut, divisions = cut_csv(players, standings, playoffs, playoff_config)
+        if cut:
+            click.echo("")
+            click.echo(cut, nl=False)
+            if playoffs.get("matches") and divisions:
+                click.echo("")
+                click.echo(playoffs_csv(players, divisions, playoffs, playoff_config), nl=False)
     except ScoringError as exc:
         raise click.ClickException(exc.message) from None
     except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:

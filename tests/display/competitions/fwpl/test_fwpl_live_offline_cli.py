@@ -44,7 +44,7 @@ def run(tmp_path: Path, season: object, *args: str) -> tuple[int, str]:
 def test_the_season_table_and_next_weeks_groups(tmp_path: Path) -> None:
     code, output = run(tmp_path, SEASON, "--groups")
     assert code == 0, output
-    table, groups = output.split("\n\n")
+    table, groups, cut = output.split("\n\n")
     rows = {r["player"]: r for r in csv.DictReader(io.StringIO(table))}
     assert {p: r["points"] for p, r in rows.items()} == {
         "1": "66", "5": "40", "4": "37", "2": "24", "3": "20", "6": "5",
@@ -61,11 +61,14 @@ def test_the_season_table_and_next_weeks_groups(tmp_path: Path) -> None:
     assert list(rows) == ["1", "5", "4", "2", "3", "6"]
     # six players: two groups of three (FWPL 4.1), cut from the ladder
     assert groups.strip().splitlines() == ["group 1,1,5,4", "group 2,2,3,6"]
+    # FWPL 6.1: under 8 players the top 4 play a final (small_league final_of_4)
+    assert cut.splitlines() == ["division,seed,player,name", "A,1,1,Player 1", "A,2,5,Player 5",
+                                "A,3,4,Player 4", "A,4,2,Player 2"]  # fmt: skip
 
 
 def test_absences_next_week_and_errors_a_steward_can_read(tmp_path: Path) -> None:
     code, output = run(tmp_path, SEASON, "--groups", "--absent", "2,3,6")
-    assert code == 0 and output.strip().splitlines()[-1] == "group 1,1,5,4"
+    assert code == 0 and output.split("\n\n")[1].strip().splitlines() == ["group 1,1,5,4"]
     bad = json.loads(json.dumps(SEASON))
     bad["weeks"][0]["games"][0]["scores"]["9"] = 5
     code, output = run(tmp_path, bad)
@@ -74,3 +77,54 @@ def test_absences_next_week_and_errors_a_steward_can_read(tmp_path: Path) -> Non
     assert code == 1 and "is not a season file" in output
     code, output = run(tmp_path, {**SEASON, "settings": {"match_bonus": "huge"}})
     assert code == 1 and "match_bonus" in output
+
+
+def test_the_playoff_cut_and_the_playoffs_so_far(tmp_path: Path) -> None:
+    """FWPL 6.1 (a final of 4 under 8 players), 6.3 (4-2-1-0 per game, summed): the final's
+    first game in, then all three."""
+    final = ["1", "5", "4", "2"]
+    first = {"machine": "m2", "scores": {"1": 100, "5": 90, "4": 80, "2": 70}}
+    season = {**SEASON, "playoffs": {"matches": [{"group": final, "games": [first]}]}}
+    code, output = run(tmp_path, season)
+    assert code == 0, output
+    playoffs = output.split("\n\n")[2].splitlines()
+    assert playoffs == ["division,round,place,player,name", "A,final 1,,1,Player 1",
+                        "A,final 1,,5,Player 5", "A,final 1,,4,Player 4",
+                        "A,final 1,,2,Player 2"]  # fmt: skip
+    second = {"machine": "m3", "scores": {"1": 10, "5": 90, "4": 80, "2": 70}}
+    third = {"machine": "m4", "scores": {"1": 10, "5": 90, "4": 80, "2": 700}}
+    # 1: 4+0+0 = 4, 5: 2+4+2 = 8, 4: 1+2+1 = 4, 2: 0+1+4 = 5; 1 and 4 tie for 3rd: 6.5's
+    # tie-breaker game, 4 first
+    match = {"group": final, "games": [first, second, third], "tiebreaks": [["4", "1"]]}
+    code, output = run(tmp_path, {**SEASON, "playoffs": {"matches": [match]}})
+    assert code == 0, output
+    assert output.split("\n\n")[2].splitlines()[1:] == [
+        "A,placed,1,5,Player 5", "A,placed,2,2,Player 2", "A,placed,3,4,Player 4",
+        "A,placed,4,1,Player 1",
+    ]  # fmt: skip
+    stray = {"group": ["1", "3", "6", "2"], "games": [first]}
+    code, output = run(tmp_path, {**SEASON, "playoffs": {"matches": [stray]}})
+    assert code == 1 and "in no division" in output
+
+
+def test_a_tie_at_the_cut_is_named_until_its_play_off_is_recorded(tmp_path: Path) -> None:
+    """FWPL 6.1 "Ties will be settled by single ball play": 5 and 6 both have 10 points across
+    the line of the final of 4 (group 2: 4 wins every game, 5 and 6 take second twice each)."""
+    season = {
+        "players": SEASON["players"],
+        "weeks": [{"games": [game(1, {"1": 1000, "2": 100, "3": 10})] * 4
+                   + [game(2, {"4": 1000, "5": 100, "6": 10})] * 2
+                   + [game(2, {"4": 1000, "5": 10, "6": 100})] * 2}],
+    }  # fmt: skip
+    code, output = run(tmp_path, season)
+    assert code == 0, output
+    cut = output.split("\n\n")[1].splitlines()
+    assert cut[1].startswith('tie at the cut,,,"Players 5, 6 have 10 points each')
+    code, output = run(tmp_path, {**season, "playoffs": {"tiebreaks": [["6", "5"]]}})
+    assert code == 0, output
+    assert [line.split(",")[2] for line in output.split("\n\n")[1].splitlines()[1:]] == [
+        "1", "4", "2", "6"
+    ]  # fmt: skip
+    none = {**season, "settings": {"playoff_small_league": "none"}}
+    code, output = run(tmp_path, none)
+    assert code == 0 and "\n\n" not in output
