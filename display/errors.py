@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from display.log.store import IdempotencyMismatch
+from display.log.store import IdempotencyMismatch, NotReplicated
 from scoring import errors as scoring_errors
 
 log = logging.getLogger("backglass")
@@ -104,6 +104,21 @@ async def on_store_unavailable(request: Request, exc: Exception) -> Response:
     )
 
 
+async def on_not_replicated(request: Request, exc: Exception) -> Response:
+    """Too few replicas confirmed an append in time (``Settings.wait_replicas``, docs/deploy.md):
+    the master has it, a failover might lose it, so it is not acknowledged; the same key again is
+    recorded once (``display/log/store.py``)."""
+    return JSONResponse(
+        {
+            "error": "not_replicated",
+            "message": "The score store's replica did not confirm this in time, so it may have "
+            "been recorded. Send it again with the same Idempotency-Key: it is recorded once.",
+        },
+        status_code=503,
+        headers={"Retry-After": "1"},
+    )
+
+
 async def on_unexpected(request: Request, exc: Exception) -> Response:
     """Last resort for a bug: a plain 500 in the usual shape instead of Starlette's text page.
     Starlette re-raises the exception after this answer, so the server log keeps the traceback;
@@ -141,6 +156,7 @@ HANDLERS = {
     ApiError: on_api_error,
     ValidationError: on_validation_error,
     IdempotencyMismatch: on_idempotency_mismatch,
+    NotReplicated: on_not_replicated,
     HTTPException: on_http_error,
     Exception: on_unexpected,
 }

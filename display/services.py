@@ -25,6 +25,7 @@ from display.http.auth import Auth, TdPassword
 from display.live.hub import Hub
 from display.live.replica import Replica
 from display.log import regression
+from display.log.connection import connect
 from display.log.store import LogStore
 from display.log.writer import Writer
 from display.settings import Settings, insecure_redis
@@ -86,10 +87,16 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
     elif (problem := insecure_redis(url)) and not settings.allow_insecure_redis:
         log.critical("%s", problem)
         raise RuntimeError(problem)
-    redis = Redis.from_url(url, health_check_interval=10)
-    tail = Redis.from_url(url)
+    redis = connect(url, health_check_interval=10)
+    tail = connect(url)  # the master of a Sentinel set too: versions are read where written
     hub = Hub(settings.queue_size)
-    store = LogStore(redis, settings.key_prefix, settings.hash_chain)
+    store = LogStore(
+        redis,
+        settings.key_prefix,
+        settings.hash_chain,
+        settings.wait_replicas,
+        settings.wait_timeout_ms,
+    )
     replica = Replica(store, tail, hub, settings.history_size)
     auth = Auth(redis, settings.key_prefix)
     writer = Writer(

@@ -7,7 +7,8 @@ import ipaddress
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlparse
+
+from display.log.connection import has_password, store_hosts
 
 
 @dataclass(frozen=True)
@@ -57,11 +58,18 @@ class Settings:
     # A REDIS_URL to another host without a password is refused at start-up (insecure_redis,
     # docs/redis.md) unless BACKGLASS_ALLOW_INSECURE_REDIS=1.
     allow_insecure_redis: bool = False
+    # Replicated acknowledgement (display/log/store.py, docs/deploy.md): with ``wait_replicas`` N
+    # above 0 a write is acknowledged only once N replicas of the master have it (Redis WAIT); not
+    # within ``wait_timeout_ms`` it answers 503 "may have been recorded: send it again with the
+    # same key". BACKGLASS_WAIT_REPLICAS, BACKGLASS_WAIT_TIMEOUT (milliseconds).
+    wait_replicas: int = 0
+    wait_timeout_ms: int = 1000
 
     @classmethod
     def from_env(cls) -> Settings:
         """``REDIS_URL``, ``BACKGLASS_DATA``, ``BACKGLASS_PREFIX``, ``BACKGLASS_TD_PASSWORD``,
-        ``BACKGLASS_TRUST_PROXY`` (1 when a reverse proxy is in front), ``BACKGLASS_HASH_CHAIN``."""
+        ``BACKGLASS_TRUST_PROXY`` (1 when a reverse proxy is in front), ``BACKGLASS_HASH_CHAIN``,
+        ``BACKGLASS_WAIT_REPLICAS`` and ``BACKGLASS_WAIT_TIMEOUT``."""
         return cls(
             redis_url=os.environ.get("REDIS_URL") or None,
             data_dir=Path(os.environ.get("BACKGLASS_DATA", ".data")),
@@ -76,6 +84,8 @@ class Settings:
             trust_proxy=os.environ.get("BACKGLASS_TRUST_PROXY", "") in ("1", "true", "yes"),
             hash_chain=os.environ.get("BACKGLASS_HASH_CHAIN", "1") != "0",
             allow_insecure_redis=os.environ.get("BACKGLASS_ALLOW_INSECURE_REDIS", "") == "1",
+            wait_replicas=int(os.environ.get("BACKGLASS_WAIT_REPLICAS") or 0),
+            wait_timeout_ms=int(os.environ.get("BACKGLASS_WAIT_TIMEOUT") or 1000),
         )
 
 
@@ -101,20 +111,26 @@ def insecure_redis(url: str) -> str | None:
     """Why ``url`` is not safe to use, or None: a Redis on another host (not loopback, not a unix
     socket) reached without a password, which anyone on its network could rewrite the scores in.
     The message is for the person starting the server (docs/redis.md)."""
-    parsed = urlparse(url)
-    if parsed.scheme == "unix" or parsed.password:
+    if has_password(url):
         return None
-    host = (parsed.hostname or "localhost").lower()
-    if host == "localhost":
+    for host in store_hosts(url):
+        if not _loopback(host):
+            break
+    else:
         return None
-    try:
-        if ipaddress.ip_address(host).is_loopback:
-            return None
-    except ValueError:
-        pass  # a host name
     return (
         f"REDIS_URL points at {host}, another host, without a password: anyone who can reach it "
         "could change or delete the scores. Give the app its ACL user and password "
         "(redis://backglass:PASSWORD@host:6379/0, or rediss:// for TLS; see docs/redis.md), or "
         "set BACKGLASS_ALLOW_INSECURE_REDIS=1 if that network is yours alone."
     )
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``host`` is this machine: ``localhost`` or a loopback address."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False  # a host name

@@ -26,7 +26,6 @@ from pathlib import Path
 
 import click
 import orjson
-from redis.asyncio import Redis
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -35,6 +34,7 @@ from display.desk import imports as desk_import
 from display.errors import ApiError
 from display.http.endpoint import services, signed_in
 from display.live.hub import RESYNC
+from display.log.connection import connect
 from display.log.integrity import GENESIS, chain_hash
 from display.log.store import LogStore, VersionConflict
 from display.log.store import Record as StoredRecord
@@ -251,7 +251,7 @@ async def _restore(settings: Settings, tid: str, export: Export) -> Restored:
     if url is None:  # reuses the embedded Redis of a running server on the same data directory
         embedded = EmbeddedRedis(settings.data_dir)
         url = await asyncio.to_thread(embedded.start)
-    redis = Redis.from_url(url)
+    redis = connect(url)
     try:
         return await restore_log(
             LogStore(redis, settings.key_prefix, settings.hash_chain), tid, export

@@ -21,6 +21,15 @@ chain starts at its first hashed entry). The hashes are computed here, in Python
 conflict when the log's last ``h`` is not ``prev_hash``, in the same round trip as the version
 check. ``display/log/verify.py`` checks a chain.
 
+Replicated acknowledgement (``wait_replicas`` above 0; ``docs/deploy.md``): the append script and
+``WAIT wait_replicas wait_timeout_ms`` go in one pipeline, so on one connection, and WAIT counts the
+replicas that have everything this connection wrote. Fewer than asked raise NotReplicated: the
+records are on the master and may or may not survive a failover, so the caller answers 503 and a
+retry with the same Idempotency-Key finds them (or, after a failover that lost them, appends them
+anew). A replayed key is confirmed the same way: its idempotency entry is written again (same value,
+same expiry) and WAITed for, which proves the replicas have the earlier append too (replication
+keeps the master's order).
+
 Audit fields (every record's ``by``, ``at`` and, where its competition says so, ``reason``) are
 checked by the writer (``display/log/integrity.py``).
 """
@@ -120,17 +129,39 @@ class VersionConflict(Exception):
         self.chain = chain
 
 
+class NotReplicated(Exception):
+    """The append (or the replay of an Idempotency-Key) reached the master, but fewer than the
+    required replicas confirmed it within the timeout: it may be lost by a failover. ``seq`` is
+    the version it wrote."""
+
+    def __init__(self, seq: int, confirmed: int, required: int) -> None:
+        super().__init__(f"version {seq}: {confirmed} of {required} replicas confirmed it")
+        self.seq, self.confirmed, self.required = seq, confirmed, required
+
+
 class IdempotencyMismatch(Exception):
     """An Idempotency-Key was reused with a different request body."""
 
 
 class LogStore:
-    """Append to and read tournament logs in one Redis. Records are JSON-safe dicts."""
+    """Append to and read tournament logs in one Redis. Records are JSON-safe dicts.
 
-    def __init__(self, redis: Redis, prefix: str, hash_chain: bool = True) -> None:
+    ``wait_replicas``: how many replicas must confirm an append before it counts (0: the master's
+    answer suffices); ``wait_timeout_ms``: how long WAIT waits for them (module docstring)."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        prefix: str,
+        hash_chain: bool = True,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = 1000,
+    ) -> None:
         self.redis = redis
         self.prefix = prefix
         self.hash_chain = hash_chain
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
         self._append = redis.register_script(_APPEND)
 
     @property
@@ -158,6 +189,7 @@ class LogStore:
         ``prev_hash``: the ``h`` of the log's entry ``expected`` as the writer knows it (its replica's
         ``head_hash``; may be left out at ``expected`` 0); with the chain on, a log whose last hash
         differs raises VersionConflict with ``chain=True``. Ignored with the chain off.
+        With ``wait_replicas``, raises NotReplicated when too few replicas confirmed in time.
         """
         idem = f"{self.prefix}:t:{tournament}:idem:{idempotency_key}" if idempotency_key else ""
         keys = [self.log_key(tournament), idem, self.registry_key if register else ""]
@@ -175,28 +207,57 @@ class LogStore:
                 args += [raw, hashes[-1]]
         else:
             args += ["", *raws]
-        status, value = await self._append(keys=keys, args=args)
+        if self.wait_replicas:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                await self._append(keys=keys, args=args, client=pipe)
+                pipe.wait(self.wait_replicas, self.wait_timeout_ms)
+                (status, value), confirmed = await pipe.execute()
+        else:
+            status, value = await self._append(keys=keys, args=args)
+            confirmed = 0
         status, value = reply_text(status), reply_text(value)
         if status == "ok":
+            self._check_confirmed(int(value), confirmed)
             return Appended(int(value), hashes=tuple(hashes))
         if status in ("conflict", "chain"):
             raise VersionConflict(int(value), chain=status == "chain")
         stored_fingerprint, _, seq = value.rpartition(" ")
         if stored_fingerprint != fingerprint:
             raise IdempotencyMismatch(idempotency_key)
+        await self._confirm_replay(idem, value, int(seq))
         return Appended(int(seq), replayed=True)
+
+    def _check_confirmed(self, seq: int, confirmed: int) -> None:
+        """Raises NotReplicated when WAIT counted fewer replicas than ``wait_replicas``."""
+        if confirmed < self.wait_replicas:
+            raise NotReplicated(seq, confirmed, self.wait_replicas)
+
+    async def _confirm_replay(self, idem: str, value: str, seq: int) -> None:
+        """With ``wait_replicas``: write the idempotency entry ``idem`` again as it is and WAIT,
+        so a replayed key is acknowledged only once the replicas have its first append (module
+        docstring). Raises NotReplicated."""
+        if not self.wait_replicas:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(idem, value, keepttl=True, xx=True)
+            pipe.wait(self.wait_replicas, self.wait_timeout_ms)
+            _, confirmed = await pipe.execute()
+        self._check_confirmed(seq, confirmed)
 
     async def replayed(self, tournament: str, idempotency_key: str, fingerprint: str) -> int | None:
         """The version a used ``idempotency_key`` wrote, or None if unused.
 
-        Raises IdempotencyMismatch if it was used with another fingerprint.
+        Raises IdempotencyMismatch if it was used with another fingerprint; with
+        ``wait_replicas``, NotReplicated when the replicas do not confirm it in time.
         """
-        value = await self.redis.get(f"{self.prefix}:t:{tournament}:idem:{idempotency_key}")
+        idem = f"{self.prefix}:t:{tournament}:idem:{idempotency_key}"
+        value = await self.redis.get(idem)
         if value is None:
             return None
         stored_fingerprint, _, seq = reply_text(value).rpartition(" ")
         if stored_fingerprint != fingerprint:
             raise IdempotencyMismatch(idempotency_key)
+        await self._confirm_replay(idem, reply_text(value), int(seq))
         return int(seq)
 
     async def read(self, tournament: str, after: int = 0, count: int | None = None) -> list[Record]:

@@ -34,6 +34,7 @@ import orjson
 import redis
 
 from display.embedded.redis import EmbeddedRedis
+from display.log.connection import connect_sync
 from display.log.integrity import GENESIS, chain_hash
 from display.log.store import reply_text, stream_entries
 from display.settings import Settings, demo_settings
@@ -236,7 +237,7 @@ def connected(settings: Settings) -> Iterator[redis.Redis]:
     if url is None:
         embedded = EmbeddedRedis(settings.data_dir)
         url = embedded.start()
-    client = redis.Redis.from_url(url)
+    client = connect_sync(url)
     try:
         yield client
     finally:

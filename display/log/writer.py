@@ -113,7 +113,9 @@ class Writer:
 
         Raises ScoringError when the rules refuse (4xx); ApiError 404 (unknown tournament), 409
         (a new tournament's id is taken), 400 (a malformed key), 503 (store behind, or busy);
-        IdempotencyMismatch (the key was used for another request). ``create``: a refused record
+        IdempotencyMismatch (the key was used for another request); NotReplicated when
+        ``Settings.wait_replicas`` replicas did not confirm the append or the replay in time (503
+        ``not_replicated``, ``display/errors.py``: it may have been recorded). ``create``: a refused record
         raises ``explain(seq, error)`` when given (a log import names the line), else the error;
         then ``also_check`` runs, before the lock. ``stamped=False``: the records come from a log
         file (an import), which keeps them as they were written, audit fields or not. When the

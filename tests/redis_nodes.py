@@ -1,0 +1,169 @@
+"""Real Redis processes on loopback for tests: servers, replicas and a Sentinel, started and
+killed by the test itself (Debian's ``redis-server``; a sentinel is ``redis-server --sentinel``).
+
+Every data server has the app's ACL user of docs/redis.md (``APP_RULES``) with ``APP_PASSWORD``;
+the ``default`` user is the operator's, with ``ADMIN_PASSWORD`` (replicas and the sentinel sign in
+with it)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import redis
+
+from display.embedded.redis import APP_RULES, APP_USER
+from tests.utils import free_port
+
+APP_PASSWORD = "app-password"
+ADMIN_PASSWORD = "admin-password"
+SERVICE = "backglass"
+
+
+def redis_server() -> str:
+    """Debian's redis-server (scripts/install --test installs it); fails the test without it."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("these tests need Debian's redis-server (scripts/install --test)")
+    return binary
+
+
+def wait_until(check: object, timeout: float, what: str) -> None:
+    """Call ``check`` (a callable returning truthy) every 50 ms until it does; RuntimeError
+    naming ``what`` after ``timeout`` seconds. Redis errors while waiting count as not yet."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(redis.RedisError, OSError):
+            if check():  # type: ignore[operator]
+                return
+        time.sleep(0.05)
+    raise RuntimeError(f"timed out waiting for {what}")
+
+
+class Node:
+    """One ``redis-server`` on 127.0.0.1 with its own directory; ``args`` are extra config."""
+
+    def __init__(self, root: Path, name: str, args: list[str]) -> None:
+        self.port = free_port()
+        self.dir = root / name
+        self.dir.mkdir(parents=True)
+        self.args = args
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        args = [redis_server(), *self.args, "--port", str(self.port), "--bind", "127.0.0.1"]
+        args += ["--dir", str(self.dir), "--logfile", str(self.dir / "redis.log")]
+        self.process = subprocess.Popen(args, start_new_session=True, cwd=self.dir)
+        wait_until(lambda: self.admin().ping(), 10, f"redis on port {self.port}")
+
+    def admin(self) -> redis.Redis:
+        return redis.Redis(port=self.port, password=ADMIN_PASSWORD, socket_timeout=2)
+
+    def kill(self) -> None:
+        """SIGKILL, as a machine's death would stop it."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+            self.process = None
+
+
+def data_args() -> list[str]:
+    """A durable data server with the app's user, as docs/redis.md configures one."""
+    return [
+        "--appendonly", "yes", "--appendfsync", "always", "--save", "",
+        "--repl-diskless-sync-delay", "0",  # a replica syncs at once, not 5 s later
+        "--requirepass", ADMIN_PASSWORD, "--masterauth", ADMIN_PASSWORD,
+        "--user", APP_USER, "reset", "on", f">{APP_PASSWORD}", *APP_RULES.split(),
+    ]  # fmt: skip
+
+
+class SentinelSet:
+    """A master, ``replicas`` replicas of it and one sentinel watching them (quorum 1: one
+    sentinel may decide a failover; production runs three, docs/deploy.md)."""
+
+    def __init__(self, root: Path, replicas: int = 2) -> None:
+        self.master = Node(root, "master", data_args())
+        self.replicas = [Node(root, f"replica-{n}", data_args()) for n in range(replicas)]
+        self.sentinel_port = free_port()
+        self.sentinel_dir = root / "sentinel"
+        self.sentinel: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """REDIS_URL for the app: its ACL user on the master the sentinel names."""
+        return (
+            f"redis+sentinel://{APP_USER}:{APP_PASSWORD}@127.0.0.1:{self.sentinel_port}/{SERVICE}"
+        )
+
+    def start(self) -> None:
+        self.master.start()
+        for node in self.replicas:
+            node.args += ["--replicaof", "127.0.0.1", str(self.master.port)]
+            node.start()
+        wait_until(self._replicas_linked, 15, "the replicas to sync")
+        self.sentinel_dir.mkdir()
+        conf = self.sentinel_dir / "sentinel.conf"
+        conf.write_text(
+            f"sentinel monitor {SERVICE} 127.0.0.1 {self.master.port} 1\n"
+            f"sentinel auth-pass {SERVICE} {ADMIN_PASSWORD}\n"
+            f"sentinel down-after-milliseconds {SERVICE} 400\n"
+            f"sentinel failover-timeout {SERVICE} 2000\n"
+            # known from the start, as a sentinel's own rewritten config lists them: else it
+            # learns them from the master's INFO, every 10 s
+            + "".join(
+                f"sentinel known-replica {SERVICE} 127.0.0.1 {node.port}\n"
+                for node in self.replicas
+            )
+        )
+        args = [redis_server(), str(conf), "--sentinel", "--port", str(self.sentinel_port)]
+        args += ["--bind", "127.0.0.1", "--dir", str(self.sentinel_dir)]
+        args += ["--logfile", str(self.sentinel_dir / "sentinel.log")]
+        self.sentinel = subprocess.Popen(args, start_new_session=True)
+        wait_until(self._sentinel_sees_replicas, 20, "the sentinel to find the replicas")
+
+    def _replicas_linked(self) -> bool:
+        info = self.master.admin().info("replication")
+        return int(info["connected_slaves"]) == len(self.replicas) and all(
+            node.admin().info("replication")["master_link_status"] == "up" for node in self.replicas
+        )
+
+    def sentinel_client(self) -> redis.Redis:
+        return redis.Redis(port=self.sentinel_port, socket_timeout=2, decode_responses=True)
+
+    def _sentinel_sees_replicas(self) -> bool:
+        found = self.sentinel_client().sentinel_slaves(SERVICE)
+        return len(found) == len(self.replicas)
+
+    def master_port(self) -> int:
+        """The master's port as the sentinel names it now."""
+        _, port = self.sentinel_client().sentinel_get_master_addr_by_name(SERVICE)
+        return int(port)
+
+    def node(self, port: int) -> Node:
+        return next(n for n in (self.master, *self.replicas) if n.port == port)
+
+    def stop(self) -> None:
+        if self.sentinel is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.sentinel.pid, signal.SIGKILL)
+            self.sentinel.wait()
+        for node in (self.master, *self.replicas):
+            node.kill()
+
+
+@contextlib.contextmanager
+def sentinel_set(root: Path, replicas: int = 2) -> Iterator[SentinelSet]:
+    """A started ``SentinelSet`` under ``root``, killed afterwards whatever happened."""
+    found = SentinelSet(root, replicas)
+    try:
+        found.start()
+        yield found
+    finally:
+        found.stop()
