@@ -246,9 +246,9 @@ def _entry_stage(state: CountryState, entry: Entry) -> Stage:
 
 ELSEWHERE = {
     "score_recorded": "A Country Competition records a match's two machines at once, or a 4-ball "
-    "game: use the team-entry page (/t/{tid}/team-entry), not the steward page.",
+    "game: use the Team entry page (/t/<tournament>/team-entry), not the steward page.",
     "player_added": "A Country Competition registers teams of players: add a team "
-    "(POST /api/t/{tid}/country/teams) instead of a single player.",
+    "(POST /api/t/<tournament>/country/teams) instead of a single player.",
 }
 """Records of the per-machine formats that the generic endpoints may send here: refused (409) with
 where to go instead, rather than failing as an unknown record."""
