@@ -16,7 +16,8 @@ Every message is written for a steward: it says what was expected and what arriv
         ├── JokerAlreadyUsed        a second joker game (EPC 2009, EPC Qualifying)
         ├── MachineUnavailable      a machine out of order, closed or replaced refuses this
         ├── ReplacementRefused      the competition's rule does not let this machine be replaced
-        └── PlayerWithdrawn         a withdrawn player neither queues nor scores
+        ├── PlayerWithdrawn         a withdrawn player neither queues nor scores
+        └── AboveMaximum            a steward's score above the tournament's maximum: the TD's
 
 The per-machine engine (``scoring.tournament``, ``scoring.corrections``,
 ``scoring.machine_faults``) raises these; a rulebook with refusals of its own keeps them in its
@@ -99,3 +100,11 @@ class PlayerWithdrawn(EntryNotAllowed):
     "Any unplayed games will score zero")."""
 
     code = "player_withdrawn"
+
+
+class AboveMaximum(EntryNotAllowed):
+    """A steward's score above the tournament's maximum (the hall setting ``max_score``): only
+    the TD records it. No rulebook caps a score; the maximum catches a typed extra digit before
+    it reaches the board (EPC 2009, EPC Qualifying: "The contestant should verify the score")."""
+
+    code = "above_maximum"

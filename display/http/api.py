@@ -29,16 +29,22 @@ from display.log.store import version_number
 
 
 async def sign_in(request: Request) -> Response:
+    """``POST /api/session`` (``SignIn``): ``{token, role, tournament}``, and a steward's
+    ``name`` as issued (matched without regard to case). ApiError 401 on a wrong one, 429."""
     data = await body(request, SignIn)
     secret = data.password if data.role == "td" else data.pin
     if not secret:
         raise ApiError(422, "invalid_request", "Give the password (TD) or PIN (steward).")
     if data.role == "steward" and (not data.tournament or not data.name):
         raise ApiError(422, "invalid_request", "A steward signs in with tournament, name and PIN.")
-    account = throttle.account_for(request, data.role, data.tournament, data.name)
+    auth, name = services(request).auth, data.name
+    if data.role == "steward" and data.tournament:
+        name = await auth.steward_name(data.tournament, name)  # "sam" is steward "Sam"
+    account = throttle.account_for(request, data.role, data.tournament, name)
     async with throttle.guard(request, account):  # 429 while guessing; failures listed for the TD
-        token = await services(request).auth.sign_in(data.role, secret, data.tournament, data.name)
-    return JSONResponse({"token": token, "role": data.role, "tournament": data.tournament})
+        token = await auth.sign_in(data.role, secret, data.tournament, name)
+    answer = {"token": token, "role": data.role, "tournament": data.tournament}
+    return JSONResponse({**answer, "name": name} if data.role == "steward" else answer)
 
 
 async def list_formats(request: Request) -> Response:

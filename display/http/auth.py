@@ -28,6 +28,7 @@ import hashlib
 import os
 import secrets
 import socket
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -243,6 +244,17 @@ class Auth:
             await pipe.execute()
         return pin
 
+    async def steward_name(self, tournament: str, typed: str) -> str:
+        """The issued steward name ``typed`` means: itself when issued, else the one equal to it
+        without regard to case or Unicode form (NFC, then case folding: "sam", "SAM" and "Sam"
+        sign in as "Sam"); ``typed`` when none is."""
+        key = f"{self.prefix}:t:{tournament}:stewards"
+        if await self.redis.hexists(key, typed):
+            return typed
+        wanted = _folded(typed)
+        names = sorted(_text(n) for n in await self.redis.hkeys(key))
+        return next((n for n in names if _folded(n) == wanted), typed)
+
     async def revoke_steward(self, tournament: str, name: str) -> bool:
         """Remove steward ``name``'s PIN and end every session they signed in with. False when
         there was no such steward."""
@@ -377,6 +389,11 @@ def _sha(token: str) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def _folded(name: str) -> str:
+    """``name`` as compared at sign-in: NFC (Unicode UAX #15), case-folded, trimmed."""
+    return unicodedata.normalize("NFC", name).casefold().strip()
 
 
 def _text(value: bytes | str) -> str:

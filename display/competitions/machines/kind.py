@@ -46,6 +46,7 @@ from display.competitions.machines.records import HANDLERS, frozen, prune, with_
 from display.competitions.machines.state import Hall, HallSettings, HallTournament
 from display.types import Doc, FormatSettings, Record, Touched
 from scoring import FORMATS
+from scoring.errors import AboveMaximum
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import (
     Tournament,
@@ -112,9 +113,11 @@ class MachinesKind:
         self, state: HallTournament, seq: int, record: Record
     ) -> tuple[HallTournament, Touched]:
         """Record a score: refused on a closed or replaced machine or for a withdrawn player
-        (``scoring.tournament``), then by the format's rules; it ends the player's game there and
-        calls the next player."""
+        (``scoring.tournament``), a steward's above the hall's ``max_score`` (AboveMaximum: the
+        TD's), then by the format's rules; it ends the player's game there and calls the next
+        player."""
         entry = Entry(seq, str(record["player"]), str(record["machine"]), record["score"])
+        check_below_maximum(state, record)
         check_takes_scores(state, state.hall.machines, entry.machine)
         check_still_playing(state, state.hall.withdrawn, entry.player)
         recorded = kept(record_entry(state, entry))
@@ -183,3 +186,18 @@ MACHINES = MachinesKind()
 HALL_RECORDS = frozenset(HANDLERS)
 """The hall's record types (queues, machine status, corrections, voids, withdrawals): a kind that
 wraps this one hands them to ``MACHINES.apply`` for its per-machine part, as the UKPL kind does."""
+
+
+def check_below_maximum(state: HallTournament, record: Record) -> None:
+    """Raise AboveMaximum for a steward's score (``by`` "steward:…") above the hall's
+    ``max_score``; the TD's scores, and anything not a whole number (the rules' to refuse), pass.
+    The record says who recorded it, so a replay of the log decides the same."""
+    score, ceiling = record.get("score"), state.hall.settings.max_score
+    by = str(record.get("by", ""))
+    if not by.startswith("steward:") or not isinstance(score, int) or isinstance(score, bool):
+        return
+    if score > ceiling:
+        raise AboveMaximum(
+            f"{score:,} is above this tournament's maximum score ({ceiling:,}): check it with "
+            "the player; only the TD can record a score this high."
+        )

@@ -62,6 +62,10 @@ class HallSettings:
     it: EPC 2009, EPC Qualifying, "The contestant should verify the score"). ``game_minutes``: the
     estimated game length before a machine has any timed game, default 8. ``recent_games``: the
     estimate is the median of this many latest timed games on the machine, default 9.
+    ``max_score``: the highest score a steward may record; above it only the TD can (a typed
+    extra digit or two is caught at the machine, not on the board), default 10^12, above the
+    top scores of today's machines. The rulebooks set no maximum (EPC 2009, EPC Qualifying: "The
+    contestant should verify the score"); 0 … 2^53-1 like a score.
     """
 
     players_may_queue: bool = False
@@ -70,6 +74,7 @@ class HallSettings:
     void_window_seconds: int = 120
     game_minutes: int = 8
     recent_games: int = 9
+    max_score: int = 10**12
 
     def __post_init__(self) -> None:
         values = {
@@ -81,6 +86,7 @@ class HallSettings:
             ),
             "game_minutes": whole_number("hall.game_minutes", self.game_minutes, 1, 240),
             "recent_games": whole_number("hall.recent_games", self.recent_games, 1, KEEP_LENGTHS),
+            "max_score": whole_number("hall.max_score", self.max_score, 0, 2**53 - 1),
         }
         for name, value in values.items():
             object.__setattr__(self, name, value)
