@@ -136,7 +136,7 @@
         if (!name || !pin) return "Type your name and the PIN the TD gave you.";
         return { role: "steward", tournament: tid, name: name, pin: pin };
       },
-      (data, body) => signedIn({ token: data.token, name: body.name })
+      (data, body) => signedIn({ token: data.token, name: data.name || body.name })
     );
   }
 

@@ -1,6 +1,14 @@
-/* The steward's phone: sign in, choose a machine, type player number and score, show the player
- * a confirmation (EPC 2009, "EPC Qualifying": the steward shows the contestant what was recorded),
- * then submit.
+/* The steward's phone: sign in, choose a machine, tap the player the queue says is up on it (or
+ * type a player number), type the score, show the player a confirmation (EPC 2009, "EPC
+ * Qualifying": the steward shows the contestant what was recorded), then submit; Undo voids the
+ * steward's own entry while the hall's void window (hall.void_window_seconds) is open.
+ *
+ * Touches per score on the machine the page remembers: the player (1), the digits, Check entry
+ * (2), Submit (3); from the machine list, the player shown up on a machine's card is the first tap.
+ *
+ * The score field refuses a decimal point and commas that do not group by three; a score far
+ * above the machine's best or far below its median asks a second time; above the hall's
+ * max_score it is the TD's (the server refuses it too: above_maximum).
  *
  * Sign-in, the pending entry and the submit that never records a score twice are
  * static/entry.js's (Backglass.entry).
@@ -14,6 +22,14 @@
   const tid = config.tournament;
 
   const MAX_SCORE = Number.MAX_SAFE_INTEGER;
+  const DEFAULT_MAX = 1e12; // hall.max_score's default (display/competitions/machines/state.py)
+  // "far above the machine's top" and "far below its median": a second look, not a refusal
+  const FAR_ABOVE_TOP = 10;
+  const FAR_BELOW_MEDIAN = 100;
+  const MEDIAN_AFTER = 3; // scores on the machine before its median means anything
+  const UNDO_MARGIN_S = 5; // Undo goes before the server's window closes, so a late tap is not refused
+  const QUEUE_PICKS = 3; // waiting players offered after the one up
+  const UNDO_REASON = "Undone by the steward right after entering it";
   const KEYS = {
     session: "backglass.steward." + tid,
     machine: "backglass.machine." + tid,
@@ -30,7 +46,9 @@
     machine: localStorage.getItem(KEYS.machine),
     pending: load(KEYS.pending), // {key, body, sent} of the entry on the confirm screen
     sending: false,
-    last: null, // {body, version} of the last recorded entry
+    last: null, // {body, version, at (Date.now()), undone?} of the last recorded entry
+    confirmed: null, // the score text the steward confirmed a second time ("far above …")
+    rawScore: false, // the steward typed a separator: keep the text as typed, check it at Check
   };
 
   function show(screen) {
@@ -88,36 +106,124 @@
       return;
     }
     grid.replaceChildren(
-      ...list.map(([id, machine]) =>
+      ...list.map(([id, machine]) => {
+        const up = ((views().queues || {})[id] || {}).up;
+        return el(
+          "div",
+          { class: "machine-card" },
+          el(
+            "button",
+            {
+              type: "button",
+              class: "machine-button" + (id === state.machine ? " current" : ""),
+              dataset: { machine: id },
+              onclick: () => chooseMachine(id),
+            },
+            el("span", { class: "machine-button-name" }, machine.name),
+            el("span", { class: "machine-button-meta" }, ((views()["machine/" + id] || {}).played || 0) + " played")
+          ),
+          up
+            ? el(
+                "button",
+                {
+                  type: "button",
+                  class: "machine-up",
+                  dataset: { machine: id, player: up.player },
+                  onclick: () => chooseMachine(id, up.player),
+                },
+                playerLabel(up.player) + " · " + up.state
+              )
+            : null
+        );
+      })
+    );
+  }
+
+  function playerLabel(number) {
+    const player = knownPlayer(number);
+    return (player ? player.name : "Player " + number) + " #" + number;
+  }
+
+  /* The machine, and with ``player`` (tapped on the queue) that player: the score field is next. */
+  function chooseMachine(id, player) {
+    if (id !== state.machine) clearEntry();
+    state.machine = id;
+    store(KEYS.machine, id);
+    show("entry");
+    if (player) pickPlayer(player);
+    else $("entry-player").focus();
+  }
+
+  function clearEntry() {
+    $("entry-player").value = "";
+    $("entry-score").value = "";
+    state.rawScore = false;
+    state.confirmed = null;
+    showError("entry-error", "");
+    showError("entry-warning", "");
+  }
+
+  function pickPlayer(number) {
+    $("entry-player").value = number;
+    showError("entry-error", "");
+    renderLookup();
+    renderPicks();
+    $("entry-score").focus();
+  }
+
+  /* Who the queue has on this machine: the player up (called or playing), then the next ones. */
+  function renderPicks() {
+    const node = $("queue-picks");
+    const queue = (views().queues || {})[state.machine] || {};
+    const waiting = Object.entries(queue.waiting || {})
+      .sort((a, b) => a[1].pos - b[1].pos)
+      .filter(([, w]) => !w.paused)
+      .slice(0, QUEUE_PICKS)
+      .map(([player]) => [player, "next"]);
+    const picks = (queue.up ? [[queue.up.player, queue.up.state]] : []).concat(waiting);
+    node.hidden = picks.length === 0;
+    const chosen = $("entry-player").value.trim();
+    node.replaceChildren(
+      el("div", { class: "queue-picks-title" }, "On this machine — tap the player"),
+      ...picks.map(([player, what], index) =>
         el(
           "button",
           {
             type: "button",
-            class: "machine-button" + (id === state.machine ? " current" : ""),
-            dataset: { machine: id },
-            onclick: () => chooseMachine(id),
+            class: "queue-pick" + (index === 0 && queue.up ? " up" : "") + (player === chosen ? " chosen" : ""),
+            dataset: { player: player },
+            onclick: () => pickPlayer(player),
           },
-          el("span", { class: "machine-button-name" }, machine.name),
-          el("span", { class: "machine-button-meta" }, ((views()["machine/" + id] || {}).played || 0) + " played")
+          el("span", { class: "queue-pick-name" }, playerLabel(player)),
+          el("span", { class: "queue-pick-state" }, what)
         )
       )
     );
-  }
-
-  function chooseMachine(id) {
-    state.machine = id;
-    store(KEYS.machine, id);
-    show("entry");
-    $("entry-player").focus();
   }
 
   $("change-machine").addEventListener("click", () => show("machines"));
 
   /* ---------- entry ---------- */
 
-  /* Group the score's digits as it is typed, keeping the caret after the same digit. */
+  /* Group the score's digits as it is typed, keeping the caret after the same digit. Once the
+   * steward types or pastes anything but a digit, the text stays as typed and is checked as it
+   * is (scoreProblem), so "12.3" is never taken for 123 nor "1,23,456" for 123456. */
   $("entry-score").addEventListener("input", (event) => {
     const input = event.target;
+    state.confirmed = null;
+    showError("entry-warning", "");
+    $("entry-check").textContent = "Check entry";
+    const inserted = event.data || "";
+    if (/[^\d]/.test(inserted) || (event.inputType === "insertFromPaste" && /[^\d]/.test(input.value))) {
+      state.rawScore = true;
+    }
+    if (state.rawScore && /^\d*$/.test(input.value)) state.rawScore = false;
+    if (state.rawScore) {
+      const problem = scoreProblem(input.value);
+      // a decimal point is wrong at once; a grouping may still be on its way ("1,2" of "1,234")
+      showError("entry-error", problem && problem.now ? problem.message : "");
+      return;
+    }
     const caret = input.selectionStart === null ? input.value.length : input.selectionStart;
     const before = digits(input.value.slice(0, caret)).length;
     const raw = digits(input.value);
@@ -134,10 +240,62 @@
   $("entry-player").addEventListener("input", () => {
     showError("entry-error", "");
     renderLookup();
+    renderPicks();
   });
 
   function entryValues() {
     return { player: $("entry-player").value.trim(), score: digits($("entry-score").value) };
+  }
+
+  /* What is wrong with the score as typed, or null: {message, now} (``now``: say it while typing). */
+  function scoreProblem(text) {
+    const typed = String(text).replace(/[\s\u00a0\u202f]/g, "");
+    if (/[.]/.test(typed)) {
+      return { now: true, message: "A score has no decimal point: type the whole number on the machine, digits only." };
+    }
+    if (/[^\d,]/.test(typed)) return { now: true, message: "Type the score with digits only." };
+    if (typed.includes(",") && !/^\d{1,3}(,\d{3})*$/.test(typed)) {
+      return {
+        now: false,
+        message: "“" + typed + "” is not a score: commas go every three digits (1,234,567). Type the digits only.",
+      };
+    }
+    return null;
+  }
+
+  function hallSettings() {
+    return (views().tournament || {}).hall || {};
+  }
+
+  /* Why this score needs a second look, or "": far above the machine's best, far below its
+   * median, or above the tournament's maximum (which the TD records; ``refused``). */
+  function implausible(score) {
+    const max = hallSettings().max_score === undefined ? DEFAULT_MAX : hallSettings().max_score;
+    if (score > max) {
+      return {
+        refused: true,
+        message:
+          B.fmt.score(score) + " is above this tournament's maximum score (" + B.fmt.score(max) +
+          "): check it with the player; only the TD can record a score this high.",
+      };
+    }
+    const scores = Object.values((views()["machine/" + state.machine] || {}).rows || {})
+      .map((row) => row.score)
+      .filter((value) => typeof value === "number")
+      .sort((a, b) => a - b);
+    if (!scores.length) return null;
+    const top = scores[scores.length - 1];
+    if (top > 0 && score > FAR_ABOVE_TOP * top) {
+      const times = Math.round(score / top);
+      return { message: "That is " + times + "× the best score on this machine (" + B.fmt.score(top) + "). Check every digit with the player." };
+    }
+    if (scores.length >= MEDIAN_AFTER) {
+      const median = scores[Math.floor((scores.length - 1) / 2)];
+      if (score * FAR_BELOW_MEDIAN < median) {
+        return { message: "That is far below this machine's usual scores (median " + B.fmt.score(median) + "). Check every digit with the player." };
+      }
+    }
+    return null;
   }
 
   function renderLookup() {
@@ -164,14 +322,22 @@
     const row = ((views()["machine/" + state.machine] || {}).rows || {})[number];
     if (!row) return "";
     let note = " — already has " + B.fmt.score(row.score) + " here";
-    const jokers = ((views().tournament || {}).settings || {}).jokers_per_player;
-    if (jokers !== undefined) {
-      const used = Object.keys(views())
-        .filter((name) => name.startsWith("machine/"))
-        .some((name) => ((views()[name].rows || {})[number] || {}).joker);
-      note += used ? " and has used their joker game" : "; this would be their joker game";
-    }
+    const joker = jokerState(number);
+    if (joker !== null) note += joker === "used" ? " and has used their joker game" : "; this would be their joker game";
     return el("span", { class: "lookup-note" }, note);
+  }
+
+  /* For a player who already has a score on this machine: "used" when they played their joker
+   * game (EPC 2009, EPC Qualifying: one joker game, a second game on a machine), "this" when this
+   * entry would be it; null without a score here or without jokers in this format. */
+  function jokerState(number) {
+    const row = ((views()["machine/" + state.machine] || {}).rows || {})[number];
+    const jokers = ((views().tournament || {}).settings || {}).jokers_per_player;
+    if (!row || jokers === undefined) return null;
+    const used = Object.keys(views())
+      .filter((name) => name.startsWith("machine/"))
+      .some((name) => ((views()[name].rows || {})[number] || {}).joker);
+    return used ? "used" : "this";
   }
 
   $("entry-form").addEventListener("submit", (event) => {
@@ -179,13 +345,26 @@
     const values = entryValues();
     if (!values.player) return fail("Type the player's number.", "entry-player");
     if (live.version !== null && !knownPlayer(values.player)) {
-      return fail("No player number " + values.player + " in this tournament.", "entry-player");
+      renderLookup(); // it already says "No player number …": once is enough
+      return $("entry-player").focus();
     }
+    const problem = scoreProblem($("entry-score").value);
+    if (problem) return fail(problem.message, "entry-score");
     if (!values.score) return fail("Type the score.", "entry-score");
     if (Number(values.score) > MAX_SCORE) return fail("That score is too large to record.", "entry-score");
+    const doubt = implausible(Number(values.score));
+    if (doubt && doubt.refused) return fail(doubt.message, "entry-score");
+    if (doubt && state.confirmed !== values.score) {
+      // the second confirmation: the same score, Check entry again
+      state.confirmed = values.score;
+      showError("entry-warning", doubt.message + " Right? Press “Yes, this score is right”.");
+      $("entry-check").textContent = "Yes, this score is right";
+      return;
+    }
     state.pending = {
       key: E.newIdempotencyKey(),
       body: { player: values.player, machine: state.machine, score: Number(values.score) },
+      joker: jokerState(values.player) === "this",
       sent: false,
     };
     showError("confirm-error", "");
@@ -206,6 +385,7 @@
     $("confirm-name").textContent = player ? player.name : "Player " + pending.body.player;
     $("confirm-number").textContent = "#" + pending.body.player;
     $("confirm-machine").textContent = machineName(pending.body.machine);
+    $("confirm-joker").hidden = !pending.joker;
     const text = B.fmt.score(pending.body.score);
     const scoreNode = $("confirm-score");
     scoreNode.textContent = text;
@@ -219,9 +399,8 @@
   const resumed = E.confirmation(state, KEYS, {
     url: () => "/api/t/" + encodeURIComponent(tid) + "/scores",
     recorded: (pending, res) => {
-      state.last = { body: pending.body, version: res.data.version };
-      $("entry-player").value = "";
-      $("entry-score").value = "";
+      state.last = { body: pending.body, version: res.data.version, at: Date.now() };
+      clearEntry();
       renderLookup();
       show("entry");
       $("entry-player").focus();
@@ -243,8 +422,9 @@
     node.hidden = false;
     const body = last.body;
     const player = knownPlayer(body.player);
+    node.classList.toggle("undone", Boolean(last.undone));
     const lines = [
-      el("div", { class: "result-title" }, "✓ Recorded"),
+      el("div", { class: "result-title" }, last.undone ? "↶ Undone — not counted" : "✓ Recorded"),
       el(
         "div",
         { class: "result-entry" },
@@ -274,11 +454,72 @@
       if (here.length) parts.push(el("div", {}, "This machine: " + here.join(" · ")));
       if (overall.length) parts.push(el("div", {}, "Overall: " + overall.join(" · ")));
       lines.push(el("div", { class: "result-place", id: "result-place" }, parts));
-    } else {
+    } else if (!last.undone) {
       lines.push(el("div", { class: "result-place muted" }, "Updating standings…"));
+    }
+    const left = undoSecondsLeft();
+    if (left > 0 || last.undoError) {
+      lines.push(
+        el(
+          "div",
+          { class: "result-actions" },
+          left > 0
+            ? el("button", { type: "button", class: "secondary result-undo", id: "result-undo", onclick: undo, disabled: Boolean(last.undoing) }, "Undo")
+            : null,
+          left > 0 ? el("span", { class: "result-undo-time" }, "for " + left + " s") : null,
+          last.undoError ? el("span", { class: "error", id: "result-undo-error" }, last.undoError) : null
+        )
+      );
     }
     node.replaceChildren(...lines);
   }
+
+  /* ---------- Undo: the steward voids their own entry while the hall's window is open ---------- */
+
+  function undoSecondsLeft() {
+    const last = state.last;
+    if (!last || last.undone) return 0;
+    const windowSeconds = hallSettings().void_window_seconds === undefined ? 120 : hallSettings().void_window_seconds;
+    return Math.max(0, Math.ceil(windowSeconds - UNDO_MARGIN_S - (Date.now() - last.at) / 1000));
+  }
+
+  async function undo() {
+    const last = state.last;
+    if (!last || last.undoing || !state.session) return;
+    last.undoing = true;
+    last.undoError = "";
+    renderResult();
+    const url = "/api/t/" + encodeURIComponent(tid) + "/scores/" + last.version + "/void";
+    let res;
+    try {
+      res = await E.submitOnce(url, { reason: UNDO_REASON }, last.key || (last.key = E.newIdempotencyKey()), {
+        token: () => state.session.token,
+        ifMatch: '"' + last.version + '"',
+        onRetry: () => {},
+      });
+    } finally {
+      last.undoing = false;
+    }
+    if (res.ok) {
+      last.undone = true;
+      // put it back in the form, to enter it right
+      $("entry-player").value = last.body.player;
+      $("entry-score").value = B.fmt.score(last.body.score);
+      state.machine = last.body.machine;
+    } else {
+      last.undoError = res.message;
+    }
+    render();
+  }
+
+  // the Undo's seconds count down, and it goes when the window closes
+  setInterval(() => {
+    if (state.screen !== "entry" || !state.last || state.last.undone) return;
+    const left = undoSecondsLeft();
+    const time = document.querySelector(".result-undo-time");
+    if (left > 0 && time) time.textContent = "for " + left + " s";
+    else if (left <= 0 && $("result-undo")) renderResult(); // the window closed: no Undo
+  }, 1000);
 
   /* ---------- drawing ---------- */
 
@@ -290,6 +531,8 @@
     }
     if (state.screen === "entry") {
       $("entry-machine").textContent = machineName(state.machine);
+      if (!state.confirmed) $("entry-check").textContent = "Check entry";
+      renderPicks();
       renderLookup();
       renderResult();
     }
