@@ -89,7 +89,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
         raise RuntimeError(problem)
     redis = connect(url, health_check_interval=10)
     tail = connect(url)  # the master of a Sentinel set too: versions are read where written
-    hub = Hub(settings.queue_size)
+    hub = Hub()
     store = LogStore(
         redis,
         settings.key_prefix,

@@ -18,15 +18,16 @@ class Settings:
     ``redis_url``: an external Redis (``REDIS_URL``); None starts the embedded one under ``data_dir``.
     ``key_prefix``: every Redis key starts with it, so tests and several installations can share one
     Redis. ``td_password``: the tournament director's password; None: the one kept in ``data_dir``
-    (``td-password``, made on the first start; ``display/http/auth.py``). ``queue_size``: bound of each
-    websocket client's outbound queue (messages).
+    (``td-password``, made on the first start; ``display/http/auth.py``). ``ws_write_buffer``: a
+    websocket's write-buffer limit (bytes, the transport's high-water mark): a display whose
+    buffer is over it is sent nothing until it drains, then resynced (``display/live/hub.py``).
     """
 
     redis_url: str | None = None
     data_dir: Path = field(default_factory=lambda: Path(".data"))
     key_prefix: str = "bg"
     td_password: str | None = None
-    queue_size: int = 64
+    ws_write_buffer: int = 64 * 1024
     heartbeat_seconds: float = 5.0
     history_size: int = 512
     # Websockets (display/live/ws_protocol.py, docs/protocol.md "Dead and slow connections"): a

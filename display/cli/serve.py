@@ -29,7 +29,7 @@ def uvicorn_config(
         app,
         host=host,
         port=port,
-        ws=protocol_class(settings.ws_stall_seconds),
+        ws=protocol_class(settings.ws_stall_seconds, settings.ws_write_buffer),
         ws_max_size=MAX_FRAME_BYTES,
         ws_ping_interval=ping,
         ws_ping_timeout=ping,

@@ -1,19 +1,24 @@
 """The websocket hub: fan a serialised message out to every client of a tournament.
 
-Each client has a bounded outbound queue and its own writer task, so a broadcast never waits on a
-slow client (architecture principle 6; bound every per-client queue, unlike encode/broadcaster's).
-A client whose queue overflows is not waited for: its queue is emptied and, when its writer next
-runs, it is sent one patch from its version folded from recent history, or a fresh snapshot. A failed send is a disconnect.
+Each broadcast's frame is built once (``Outgoing.frame``) and written straight to every
+connection's transport, with no queue and no task per client (architecture principle 6; the cost
+of a bare ``websockets.broadcast``). A connection whose write buffer is over its limit (the
+transport's high-water mark, ``Settings.ws_write_buffer``) is not written to and never waited for:
+it is marked behind and, once its buffer drains (or at the next broadcast or ping that finds it
+drained), sent one patch from its version folded from recent history, or a fresh snapshot. A
+connection that closed is skipped; its reader sees the disconnect and unregisters it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Protocol
 
 from starlette.websockets import WebSocket
+from websockets.frames import Frame, Opcode
 
 Resync = Callable[[int], tuple[int, str]]
 """Given the version a client has, the version it will have and the message that takes it there
@@ -22,76 +27,111 @@ Resync = Callable[[int], tuple[int, str]]
 
 @dataclass(frozen=True)
 class Outgoing:
-    """A queued message. ``version`` None for messages outside the version sequence (pings)."""
+    """A message to send. ``version`` None for messages outside the version sequence (pings)."""
 
     text: str
     base: int | None = None
     version: int | None = None
 
+    @cached_property
+    def frame(self) -> bytes:
+        """The whole RFC 6455 text frame a server sends (unmasked, 5.1; no extension), built once
+        per broadcast however many connections it goes to."""
+        return text_frame(self.text)
+
 
 RESYNC = Outgoing("")
+"""Not sent as such: each client it is offered to gets the message from its version to the latest."""
 
 
-@dataclass(eq=False)
+def text_frame(text: str) -> bytes:
+    """``text`` as one unmasked, final text frame (RFC 6455 5.2), as websockets serialises it."""
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[])
+
+
+class Link(Protocol):
+    """What the hub needs of a connection (``display/live/ws_protocol.py`` provides it).
+
+    ``write_frame`` writes whole frames to the transport without waiting and answers False once
+    the connection is closing; ``over_limit`` is True while its write buffer is above the
+    high-water mark; ``on_drained`` is called (soon after, from the loop) when it falls back
+    below the low-water mark."""
+
+    on_drained: Callable[[], None] | None
+
+    def write_frame(self, frame: bytes) -> bool: ...
+
+    def over_limit(self) -> bool: ...
+
+
+@dataclass(eq=False, slots=True)
 class Client:
-    """One connected websocket and what it has been sent."""
+    """One connected websocket, its link for direct writes, and the version it has been sent.
+    ``behind``: a message was held back because the buffer was over its limit; ``resyncs`` counts
+    those episodes."""
 
     websocket: WebSocket
+    link: Link
     resync: Resync
     version: int
-    queue: asyncio.Queue[Outgoing] = field(default_factory=lambda: asyncio.Queue(64))
+    behind: bool = False
     resyncs: int = 0
 
     def offer(self, message: Outgoing) -> None:
-        """Queue ``message`` without waiting; on overflow drop the backlog for a snapshot."""
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
-            if message.version is None:
-                return  # a ping can be dropped; the next patch or snapshot says more
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.resyncs += 1
-            self.queue.put_nowait(RESYNC)
+        """Send ``message`` now if the link can take it, else mark the client behind; never waits."""
+        if message.version is None and message is not RESYNC:  # a ping: dropped when over limit
+            if not self.link.over_limit():
+                self.catch_up()
+                self.link.write_frame(message.frame)
+            return
+        if self.link.over_limit():
+            if not self.behind:
+                self.behind = True
+                self.resyncs += 1
+            return
+        version = message.version
+        if version is None or (version > self.version and message.base != self.version):
+            self.behind = True  # RESYNC, or a gap between this client and the patch
+        if self.behind or version is None:
+            self.catch_up()  # to the latest, which includes this message
+        elif version > self.version and self.link.write_frame(message.frame):
+            self.version = version
 
-    async def write(self) -> None:
-        """Send queued messages in order until the socket fails; skips what the client already has."""
-        while True:
-            message = await self.queue.get()
-            if message.version is None and message is not RESYNC:
-                await self.websocket.send_text(message.text)  # a ping
-            elif message.version is not None and message.version <= self.version:
-                continue  # already covered by a snapshot sent since it was queued
-            elif message.version is None or message.base != self.version:  # RESYNC, or a gap
-                self.version, text = self.resync(self.version)
-                await self.websocket.send_text(text)
-            else:
-                await self.websocket.send_text(message.text)
-                self.version = message.version
+    def catch_up(self) -> None:
+        """If behind, send the one message from this client's version to the latest."""
+        if not self.behind or self.link.over_limit():
+            return
+        version, text = self.resync(self.version)
+        if self.link.write_frame(text_frame(text)):
+            self.version, self.behind = version, False
 
 
 class Hub:
-    """Clients by tournament id. ``broadcast`` is synchronous: it only queues."""
+    """Clients by tournament id. ``broadcast`` is synchronous: it writes to transports only."""
 
-    def __init__(self, queue_size: int = 64) -> None:
-        self.queue_size = queue_size
+    def __init__(self) -> None:
         self.clients: dict[str, set[Client]] = {}
 
     def join(
         self,
         tournament: str,
         websocket: WebSocket,
+        link: Link,
         version: int,
         resync: Resync,
         first: Outgoing,
     ) -> Client:
-        """Register a client already sent nothing; ``first`` is queued before any broadcast."""
-        client = Client(websocket, resync, version, asyncio.Queue(self.queue_size))
-        client.queue.put_nowait(first)
+        """Register a client already sent nothing and send it ``first`` (RESYNC: a snapshot or
+        the patch from ``version``; a ping; or a patch from ``version``) before any broadcast."""
+        client = Client(websocket, link, resync, version)
+        link.on_drained = client.catch_up
+        client.behind = first is RESYNC
+        client.offer(first)
         self.clients.setdefault(tournament, set()).add(client)
         return client
 
     def leave(self, tournament: str, client: Client) -> None:
+        client.link.on_drained = None
         clients = self.clients.get(tournament)
         if clients is not None:
             clients.discard(client)
@@ -99,9 +139,10 @@ class Hub:
                 del self.clients[tournament]
 
     def broadcast(self, tournament: str, message: Outgoing) -> int:
-        """Queue ``message`` (serialised once by the caller) for every client; returns how many."""
+        """Send ``message`` (serialised once by the caller, framed once here) to every client of
+        ``tournament``; returns how many clients it was offered to."""
         clients = self.clients.get(tournament, ())
-        for client in clients:
+        for client in tuple(clients):  # a write can end a connection, but not change the set
             client.offer(message)
         return len(clients)
 
@@ -109,18 +150,13 @@ class Hub:
         return sum(len(c) for c in self.clients.values())
 
     async def serve(self, tournament: str, client: Client) -> None:
-        """Run a client's writer until the peer closes or a send fails, then unregister it."""
-        writer = asyncio.create_task(client.write())
-        reader = asyncio.create_task(_drain(client.websocket))
+        """Read the client's frames until it disconnects (it need send nothing), then unregister
+        it. Runs in the connection's own task: the hub adds none."""
         try:
-            await asyncio.wait({writer, reader}, return_when=asyncio.FIRST_COMPLETED)
+            with contextlib.suppress(Exception):
+                await _drain(client.websocket)
         finally:
             self.leave(tournament, client)
-            for task in (writer, reader):
-                task.cancel()
-            for task in (writer, reader):
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
 
 
 async def _drain(websocket: WebSocket) -> None:

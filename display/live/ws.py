@@ -8,17 +8,25 @@ import orjson
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket
 
-from display.live.hub import RESYNC, Outgoing
+from display.live.hub import RESYNC, Link, Outgoing
+from display.live.ws_protocol import DIRECT
 from display.log.store import version_number
 from display.services import Services
 
 UNKNOWN_TOURNAMENT = 4404
+NO_DIRECT_WRITES = 1011
+"""Close code when the server is not Backglass's uvicorn protocol (``backglass serve``), whose
+direct writes the hub needs."""
 
 
 async def live_socket(websocket: WebSocket) -> None:
     svc: Services = websocket.app.state.services
     tid = websocket.path_params["tournament"]
     await websocket.accept()
+    link: Link | None = websocket.scope.get("extensions", {}).get(DIRECT, {}).get("link")
+    if link is None:
+        await websocket.close(NO_DIRECT_WRITES, "run under backglass serve")
+        return
     live = svc.replica.tournaments.get(tid)
     if live is None:
         message = {"type": "error", "message": f"There is no tournament {tid}."}
@@ -37,7 +45,7 @@ async def live_socket(websocket: WebSocket) -> None:
         elif change is not None:
             version = change.base
             first = Outgoing(orjson.dumps(change.message()).decode(), change.base, change.version)
-    client = svc.hub.join(tid, websocket, version, live.resync, first)
+    client = svc.hub.join(tid, websocket, link, version, live.resync, first)
     await svc.hub.serve(tid, client)
 
 

@@ -13,6 +13,11 @@ forever, and keep a graceful shutdown waiting on it. This subclass adds:
 - **flood**: more than ``MAX_FRAMES_PER_SECOND`` frames of any kind (data, ping, pong, continuation)
   in one second closes with 1008. Clients need send nothing; a browser answers one ping per interval.
 - **bad UTF-8** in a text message closes with 1007, logged at info, not as a server error.
+- **direct writes** for the hub (``display/live/hub.py``'s ``Link``): ``write_frame`` puts a frame
+  built once per broadcast straight on the transport, ``over_limit`` says whether the write buffer
+  is above its high-water mark (``write_buffer`` bytes), and ``on_drained`` is called when it falls
+  below the low-water mark again. The protocol puts itself in the scope's extensions under
+  ``DIRECT`` so the app's websocket endpoint can find it.
 
 Frames larger than ``MAX_FRAME_BYTES`` (a message's fragments together) close with 1009 and
 malformed or unmasked frames with 1002 before this code runs (websockets' parser, ``max_size``).
@@ -21,11 +26,13 @@ malformed or unmasked frames with 1002 before this code runs (websockets' parser
 from __future__ import annotations
 
 import logging
-from asyncio import TimerHandle
+from asyncio import BaseTransport, TimerHandle
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame
+from websockets.protocol import State
 
 log = logging.getLogger(__name__)
 
@@ -34,18 +41,44 @@ MAX_FRAME_BYTES = 64 * 1024
 MAX_FRAMES_PER_SECOND = 32
 CLOSE_GRACE = 2.0
 """Seconds a closing socket may take to drain before it is aborted."""
+DIRECT = "backglass.direct"
+"""The scope extension under which a connection offers the hub its direct writes."""
 
 
 class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
-    """One websocket connection; ``stall_seconds`` is set per server by ``protocol_class``."""
+    """One websocket connection; ``stall_seconds`` and ``write_buffer`` (bytes) are set per server
+    by ``protocol_class``."""
 
     stall_seconds = 30.0
+    write_buffer = 64 * 1024
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._stall: TimerHandle | None = None
         self._window = 0.0  # loop time the current one-second frame count started
         self._frames = 0
+        self.on_drained: Callable[[], None] | None = None
+
+    def connection_made(self, transport: BaseTransport) -> None:
+        super().connection_made(transport)
+        self.transport.set_write_buffer_limits(high=self.write_buffer)
+
+    async def run_asgi(self) -> None:
+        self.scope["extensions"][DIRECT] = {"link": self}
+        await super().run_asgi()
+
+    # -- direct writes for the hub ---------------------------------------------------------------
+
+    def write_frame(self, frame: bytes) -> bool:
+        """Write one whole frame now; False (nothing written) once the connection is closing."""
+        if self.close_sent or self.transport.is_closing() or self.conn.state is not State.OPEN:
+            return False
+        self.transport.write(frame)
+        return True
+
+    def over_limit(self) -> bool:
+        """True while the write buffer is above its high-water mark (writing is paused)."""
+        return not self.writable.is_set()
 
     # -- stall: a peer that does not read -------------------------------------------------------
 
@@ -59,6 +92,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None
+        if self.on_drained is not None:  # from the loop, not inside the transport's callback
+            self.loop.call_soon(self.on_drained)
 
     def _stalled(self) -> None:
         self._stall = None
@@ -124,8 +159,9 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self._abort_later()
 
 
-def protocol_class(stall_seconds: float) -> type[GuardedWebSocketProtocol]:
+def protocol_class(
+    stall_seconds: float, write_buffer: int = 64 * 1024
+) -> type[GuardedWebSocketProtocol]:
     """The protocol uvicorn should build for each websocket (its ``ws`` setting)."""
-    return type(
-        "GuardedWebSocketProtocol", (GuardedWebSocketProtocol,), {"stall_seconds": stall_seconds}
-    )
+    attributes = {"stall_seconds": stall_seconds, "write_buffer": write_buffer}
+    return type("GuardedWebSocketProtocol", (GuardedWebSocketProtocol,), attributes)

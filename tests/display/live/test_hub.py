@@ -4,52 +4,89 @@ a burst of pushes goes out as fewer, folded messages."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any, cast
 
 from starlette.websockets import WebSocket
+from websockets.frames import Frame, Opcode
+from websockets.streams import StreamReader
 
 from display.live.hub import Hub, Outgoing
 from display.live.mergepatch import apply
 from tests.utils import Api, connect, receive, ws_url
 
 
-class Socket:
-    """A stand-in transport: records what is sent; ``gate`` can hold every send (a stalled peer)."""
+class Link:
+    """A stand-in connection: records the frames written; ``full`` plays a write buffer over its
+    limit (a stalled peer), and ``drain`` what the transport does when it empties again."""
 
     def __init__(self) -> None:
         self.sent: list[str] = []
-        self.gate = asyncio.Event()
-        self.gate.set()
+        self.full = False
+        self.on_drained: Callable[[], None] | None = None
 
-    async def send_text(self, text: str) -> None:
-        await self.gate.wait()
-        self.sent.append(text)
+    def write_frame(self, frame: bytes) -> bool:
+        self.sent.append(payload(frame))
+        return True
+
+    def over_limit(self) -> bool:
+        return self.full
+
+    def drain(self) -> None:
+        self.full = False
+        assert self.on_drained is not None
+        self.on_drained()
+
+
+def payload(frame: bytes) -> str:
+    """The text of one unmasked final text frame (RFC 6455 5.2), read with websockets' parser."""
+    reader = StreamReader()
+    reader.feed_data(frame)
+    parser = Frame.parse(reader.read_exact, mask=False)
+    try:
+        next(parser)
+    except StopIteration as done:
+        parsed: Frame = done.value
+        assert parsed.opcode is Opcode.TEXT and parsed.fin
+        return parsed.data.decode()
+    raise AssertionError("an incomplete frame")
 
 
 def resync(version: int) -> tuple[int, str]:
     return 100, "resync"
 
 
-async def test_stalled_client_does_not_hold_up_the_others() -> None:
-    hub = Hub(queue_size=4)
-    slow, fast = Socket(), Socket()
-    slow.gate.clear()
+def test_stalled_client_does_not_hold_up_the_others() -> None:
+    """Every frame goes to a connection that can take it at once; one over its limit is skipped
+    (never waited for) and, once drained, sent one message to the latest version."""
+    hub = Hub()
+    slow, fast = Link(), Link()
     clients = [
-        hub.join("t", cast(WebSocket, sock), 0, resync, Outgoing("hello", None, None))
-        for sock in (slow, fast)
+        hub.join("t", cast(WebSocket, None), link, 0, resync, Outgoing("hello", None, None))
+        for link in (slow, fast)
     ]
-    writers = [asyncio.create_task(c.write()) for c in clients]
+    slow.full = True
     for v in range(1, 51):
         hub.broadcast("t", Outgoing(f"p{v}", v - 1, v))
-        await asyncio.sleep(0)
-    await asyncio.sleep(0.01)
     assert fast.sent == ["hello"] + [f"p{v}" for v in range(1, 51)]
-    assert clients[0].queue.qsize() <= 4 and clients[0].resyncs > 0
-    slow.gate.set()
-    await asyncio.sleep(0.01)
-    assert slow.sent[-1] == "resync" and clients[0].version == 100
-    for task in writers:
-        task.cancel()
+    assert slow.sent == ["hello"] and clients[0].resyncs == 1 and clients[0].behind
+    slow.drain()
+    assert slow.sent[-1] == "resync" and clients[0].version == 100 and not clients[0].behind
+    hub.broadcast("t", Outgoing("p51", 50, 51))  # already covered by the resync: skipped
+    assert slow.sent[-1] == "resync"
+
+
+def test_a_gap_gets_a_resync_and_a_frame_is_built_once() -> None:
+    """A patch that does not start at a client's version is replaced by its resync; the frame of
+    a broadcast is the same bytes object for every connection."""
+    hub = Hub()
+    links = [Link() for _ in range(3)]
+    for link in links:
+        hub.join("t", cast(WebSocket, None), link, 5, resync, Outgoing("ping"))
+    message = Outgoing("p7", 6, 7)
+    hub.broadcast("t", message)
+    assert all(link.sent == ["ping", "resync"] for link in links)
+    assert message.frame is message.frame
 
 
 async def test_burst_is_folded_and_clients_converge(api: Api) -> None:

@@ -213,12 +213,12 @@ async def push_many(api: Api, tid: str, pushes: int, start: int) -> int:
 
 
 async def test_a_slow_display_is_resynced_without_delaying_the_others(settings: Settings) -> None:
-    """One display stops reading while pushes go on: its socket fills and its writer blocks, but
-    the other three get every patch as it comes (their versions reach each push while the slow one
-    is still behind), its queue is dropped for a resync, and when it reads again it gets what was
-    in flight, then one message to the latest version: no gap, and its state equals the server's."""
-    small = dataclasses.replace(settings, queue_size=4)
-    async with serve_with_services(small) as (base, services, server):
+    """One display stops reading while pushes go on: its socket and write buffer fill, but the
+    other three get every patch as it comes (their versions reach each push while the slow one is
+    still behind), it is sent nothing more while its buffer is over the limit, and when it reads
+    again it gets what was in flight, then one message to the latest version: no gap, and its
+    state equals the server's."""
+    async with serve_with_services(settings) as (base, services, server):
         api = await signed_in(base)
         await api.tournament("slow", EPC, players=40, machines=4)
         fast = [await connect(ws_url(base, "slow")) for _ in range(3)]
@@ -233,13 +233,13 @@ async def test_a_slow_display_is_resynced_without_delaying_the_others(settings: 
         port = sock.getsockname()[1]
         hub_slow = next(c for c in services.hub.clients["slow"] if c.websocket.client.port == port)
         pushed = 0
-        while not hub_slow.resyncs and pushed < 150:  # until its queue overflowed
+        while not hub_slow.resyncs and pushed < 150:  # until its buffer went over the limit
             last = await push_many(api, "slow", 1, pushed)
             pushed += 1
             for i, ws in enumerate(fast):
                 versions[i] = apply(states[i], versions[i], await receive(ws))
             assert versions == [last] * 3
-        assert hub_slow.resyncs > 0, "the slow display's queue never overflowed"
+        assert hub_slow.resyncs > 0, "the slow display's buffer never went over the limit"
         assert hub_slow.version < last
         server_views = (await api.views("slow"))["views"]
         assert all(state == server_views for state in states)
@@ -261,7 +261,7 @@ async def test_a_peer_that_stops_reading_is_dropped_after_the_stall_time(
     both wait for the buffer to drain, and so would a graceful shutdown). After
     ``ws_stall_seconds`` with its buffer full the connection is aborted and freed; the others
     carry on."""
-    quick = dataclasses.replace(settings, ws_stall_seconds=0.3, queue_size=4)
+    quick = dataclasses.replace(settings, ws_stall_seconds=0.3)
     async with serve_with_services(quick) as (base, services, server):
         api = await signed_in(base)
         await api.tournament("stall", EPC, players=40, machines=4)
@@ -293,7 +293,7 @@ async def test_a_stuck_socket_that_is_closed_is_freed_and_does_not_hold_up_shutd
     is aborted after the close grace and freed. The other is still stuck when the server shuts
     down gracefully: uvicorn waits for every connection to close, so without the same abort the
     shutdown would never end."""
-    no_stall = dataclasses.replace(settings, ws_stall_seconds=0, queue_size=4)
+    no_stall = dataclasses.replace(settings, ws_stall_seconds=0)
     async with asyncio.timeout(30):  # a shutdown that hangs fails here, not at pytest's timeout
         async with serve_with_services(no_stall) as (base, services, server):
             api = await signed_in(base)
