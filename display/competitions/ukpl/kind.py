@@ -112,8 +112,10 @@ class UkplKind:
 
     def _hall(self, state: UkplState, seq: int, record: Record) -> tuple[UkplState, Touched]:
         kind = record["type"]
-        if kind in ("score_corrected", "score_voided"):
-            check_one_game(record.get("corrects", record.get("voids")), state.groups)
+        target = record.get("corrects", record.get("voids"))
+        # A target that is no record number is refused by the hall's rules below, not here.
+        if kind in ("score_corrected", "score_voided") and isinstance(target, int):
+            check_one_game(target, state.groups)
         meeting, touched = MACHINES.apply(state.meeting, seq, record)
         if kind == "machine_added":
             machine = meeting.machines[str(record["machine"]["id"])]

@@ -186,3 +186,16 @@ def test_two_meetings_with_one_meet_id_are_a_problem_to_fix() -> None:
         "Meeting 649 is also tournament other"
     )
     assert list(season["meets"]) == ["649"] and season["meets"]["649"]["source"] == "this"
+
+
+@pytest.mark.parametrize(
+    "kind, field", [("score_corrected", "corrects"), ("score_voided", "voids")]
+)
+def test_a_correction_naming_no_record_number_is_refused_not_a_crash(kind: str, field: str) -> None:
+    """A hand-made record (a log import) whose ``corrects``/``voids`` is a list, not a record
+    number: refused as a rule refusal (the import answers 4xx naming the line), not a TypeError
+    from the multiplayer-game check (UKPL 2F) that the server would answer with a 500."""
+    meeting = Meeting()
+    meeting.score(1, 1, 1000)
+    with pytest.raises(ScoringError, match=r"is not a recorded score"):
+        meeting.add({"type": kind, field: [2], "score": 2000, "reason": "typo"})
