@@ -14,7 +14,11 @@ Readings Backglass takes where the text is silent (docs/rules.md, "EPC main stag
 
 - the stages run in order, one at a time (``STAGES``), each once the one before it is decided;
 - starting the quarter-finals closes qualifying: no player enters after it, its settings and its
-  play-off order are fixed (the seeding is final from then on);
+  play-off order are fixed, and the seeding is frozen in that record's state (``closed_standings``):
+  no later record changes it but the TD's ``reseed``, and a correction that would change a
+  qualifying result is refused (setting ``late_corrections``) until the TD reopens qualifying;
+- the TD may reopen the stage before the current one (``reopen``) while the current one has no
+  game recorded: a way back, never a silent redraw;
 - the quarter-final machines default to the first ones added, one per pair of a group (at least
   three); a semi-final or final game may be tied to a machine when its stage starts;
 - partners may be set until round 1 starts; a round's re-registration closes when that round starts
@@ -44,7 +48,7 @@ from scoring.epc.stages import (
     substitute,
 )
 from scoring.errors import EntryNotAllowed, MachineAlreadyPlayed, SettingsError, UnknownPlayer
-from scoring.model import Entry
+from scoring.model import Entry, Standings
 from scoring.tournament import Tournament
 
 STAGES = ("qualifying", "quarterfinal", "semifinal", "final", "complete")
@@ -59,6 +63,7 @@ STAGE_SETTINGS: Mapping[str, str] = MappingProxyType(
         "quarterfinal_ties": "cut_ties",
         "place_ties": "place_ties",
         "game_ties": "game_ties",
+        "late_corrections": "late_corrections",
     }
 )
 """Tournament setting -> ``EpcStagesConfig`` field. ``quarterfinal_ties`` is renamed because the
@@ -120,7 +125,9 @@ class MainTournament:
     seed, or None for ``config.pairing``. ``registered``: round (1, 2) -> players who
     re-registered. ``round``: the quarter-final round started last (0: none). ``games``: stage
     games by key (``"qf"``, ``"A"``, ``"B"``, ``"playoff"``, ``"final"``). ``game_machines``: game
-    key -> the machine it must be played on, where the TD named one.
+    key -> the machine it must be played on, where the TD named one. ``closed_standings``: the
+    qualifying standings as the record that started the quarter-finals found them (or the TD's
+    last ``reseed``), which the seeding is made from; None while qualifying runs.
     """
 
     qualifying: Tournament
@@ -134,6 +141,7 @@ class MainTournament:
     round: int = 0
     games: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict)
     game_machines: Mapping[str, str] = field(default_factory=dict)
+    closed_standings: Standings | None = None
 
     # ---- what the stages decide (computed once per state) ----
 
@@ -143,7 +151,8 @@ class MainTournament:
         Qualifying); None while qualifying runs."""
         if self.stage == "qualifying":
             return None
-        return seeding(self.qualifying.standings, self.config, self.playoffs.get("qualifying", ()))
+        standings = self.closed_standings or self.qualifying.standings
+        return seeding(standings, self.config, self.playoffs.get("qualifying", ()))
 
     @cached_property
     def lineup(self) -> Lineup | None:
@@ -373,7 +382,13 @@ def start_quarterfinals(
     quarter-final places; SettingsError for machines or pairs the draw cannot use.
     """
     check_stage_may_start(state, "quarterfinal")
-    nxt = replace(state, stage="quarterfinal", qf_machines=tuple(machines), pairs=pairs)
+    nxt = replace(
+        state,
+        stage="quarterfinal",
+        qf_machines=tuple(machines),
+        pairs=pairs,
+        closed_standings=state.qualifying.standings,
+    )
     if nxt.seeding is not None and len(nxt.seeding.qualifiers) < state.config.quarterfinalists:
         raise StageNotReady(
             f"Only {len(nxt.seeding.qualifiers)} players have a qualifying place; the "
@@ -542,3 +557,88 @@ def _stage_game(state: MainTournament, entry: Entry) -> MainTournament:
 def _players(state: MainTournament, key: str) -> tuple[str, ...]:
     game = state.game(key)
     return game.players if game is not None else ()
+
+
+# ---- once qualifying has closed: corrections, re-seeding, reopening ----
+
+_STARTED: Mapping[str, str] = MappingProxyType(
+    {
+        "quarterfinal": "The quarter-finals have started",
+        "semifinal": "The semi-finals have started",
+        "final": "The finals have started",
+        "complete": "The EPC is complete",
+    }
+)
+
+
+def check_qualifying_result_kept(state: MainTournament, qualifying: Tournament) -> None:
+    """Raise StageNotReady if ``qualifying`` (the qualifying after a hall record: a correction, a
+    void, a machine replaced) has other standings than ``state``'s once qualifying has closed,
+    unless ``late_corrections`` is ``"keep-draw"``. EPC 2009, EPC Qualifying ("The 32 highest
+    ranked players then progress to the quarter-finals": the seeding is made at the close, and
+    a running stage changes only by the TD's own record, docs/rules.md)."""
+    if state.stage == "qualifying" or state.config.late_corrections == "keep-draw":
+        return
+    if qualifying.standings != state.qualifying.standings:
+        raise StageNotReady(f"{_STARTED[state.stage]}: reopen qualifying first.")
+
+
+def reseed(state: MainTournament) -> MainTournament:
+    """The TD's re-seeding (EPC 2009, EPC Qualifying; EPC Quarter-Finals): the quarter-finals'
+    seeding made again from the qualifying standings as they are now (after corrections accepted
+    with ``late_corrections="keep-draw"``). Raises StageNotReady outside the quarter-finals;
+    UnresolvedTie for equal totals the qualifying play-off order does not settle; the rule error
+    a recorded quarter-final game breaks under the new draw."""
+    if state.stage != "quarterfinal":
+        raise StageNotReady("The seeding can be made again only while the quarter-finals run.")
+    nxt = replace(state, closed_standings=state.qualifying.standings)
+    nxt.quarterfinal  # noqa: B018 - every recorded game must fit the new draw
+    return nxt
+
+
+_BEFORE: Mapping[str, str] = MappingProxyType(
+    {"quarterfinal": "qualifying", "semifinal": "quarterfinal", "final": "semifinal"}
+)
+
+
+def reopen(state: MainTournament, target: object) -> MainTournament:
+    """The TD reopens ``target`` (as recorded), the stage before the current one, while the
+    current one has no game recorded: reopening qualifying undoes the close (the seeding, the
+    draw, the re-registrations and rounds go; qualifying takes corrections and players again);
+    reopening the quarter-finals or semi-finals takes back the next stage's start (its
+    machines and play-off orders go), so the TD may correct the games that decided it. EPC 2009,
+    EPC Qualifying to EPC Finals (the stages run in order; docs/rules.md, "Reopening a stage").
+
+    Raises StageNotReady for another stage, or while the current stage has games recorded."""
+    want = _BEFORE.get(state.stage)
+    if want is None or target != want:
+        raise StageNotReady(
+            f"Only the stage before the current one can be reopened ({want or 'none'}), "
+            f"not {target!r}."
+        )
+    keys = ("qf",) if state.stage == "quarterfinal" else GAME_KEYS[state.stage]
+    played = sum(len(state.games.get(k, ())) for k in keys)
+    if played:
+        raise StageNotReady(
+            f"{_STARTED[state.stage]} and {played} game(s) are recorded: void them before "
+            f"reopening {want}."
+        )
+    if want == "qualifying":
+        playoffs = {k: v for k, v in state.playoffs.items() if k == "qualifying"}
+        return replace(
+            state,
+            stage="qualifying",
+            qf_machines=(),
+            pairs=None,
+            registered={},
+            round=0,
+            playoffs=playoffs,
+            closed_standings=None,
+        )
+    dropped = GAME_KEYS[state.stage]
+    return replace(
+        state,
+        stage=want,
+        playoffs={k: v for k, v in state.playoffs.items() if k not in dropped},
+        game_machines={k: v for k, v in state.game_machines.items() if k not in dropped},
+    )

@@ -13,7 +13,10 @@ Readings Backglass takes where the text is silent (docs/rules.md, "EPC Classic T
 - the TD closes qualifying once (3pm for the Classic, the end of the day for the kids); the
   Classic's stages run in order (``CLASSIC_STAGES``), the semi-finals only after the close;
 - a machine fault is decided once, while qualifying runs;
-- once the semi-finals start the qualifying places are final: no setting may change them;
+- once the semi-finals start the qualifying places are final: they are frozen in the state of the
+  record that starts them (``closed_places``), and no setting, correction, void or machine change
+  may change them until the TD reopens qualifying (``reopen_classic``, while no semi-final score
+  is recorded);
 - the TD may tie a semi-final or the final to one machine, among those the rules allow.
 """
 
@@ -62,7 +65,8 @@ class SideTournament:
     ``faults``: machine -> (action, free-game players) as decided (``FaultDecision``).
     ``games``: game key (``SEMIS``, ``"final"``) -> its entries in the order recorded.
     ``playoffs``: game key -> the TD's play-off order. ``game_machines``: game key -> the machine
-    the TD named for it.
+    the TD named for it. ``closed_places``: the qualifying places as the record that started the
+    semi-finals found them; None before.
     """
 
     tournament: Tournament
@@ -71,6 +75,7 @@ class SideTournament:
     games: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict)
     playoffs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     game_machines: Mapping[str, str] = field(default_factory=dict)
+    closed_places: tuple[ClassicPlace, ...] | None = None
 
     @property
     def classic(self) -> bool:
@@ -85,8 +90,13 @@ class SideTournament:
 
     @cached_property
     def places(self) -> tuple[ClassicPlace, ...]:
-        """The Classic's qualifying place of each machine (EPC 2009, EPC Classic Tournament;
-        ``classic_qualifiers``)."""
+        """The Classic's qualifying place of each machine, as frozen when the semi-finals
+        started (EPC 2009, EPC Classic Tournament; ``classic_qualifiers``)."""
+        return self.closed_places or self.qualifying_places
+
+    @cached_property
+    def qualifying_places(self) -> tuple[ClassicPlace, ...]:
+        """The places the qualifying tables give now (EPC 2009, EPC Classic Tournament)."""
         return classic_qualifiers(self.tournament.config, self.tournament.tables)
 
     @cached_property
@@ -145,8 +155,8 @@ def check_places_kept(before: SideTournament, after: SideTournament) -> None:
     """Raise StageNotReady if ``after`` (``before`` under changed settings) moves a Classic
     qualifying place once the semi-finals have started: their players are playing (EPC 2009, EPC
     Classic Tournament: "The top players on machines 1, 2, 3 & 4 will play their semi-final")."""
-    if before.stage != "qualifying" and after.places != before.places:
-        raise StageNotReady("The Classic semi-finals have started: the places are final.")
+    if before.stage != "qualifying" and after.qualifying_places != before.places:
+        raise StageNotReady("The Classic semi-finals have started: reopen qualifying first.")
 
 
 # ---- machine faults ----
@@ -205,7 +215,8 @@ def start_classic_stage(
     UnknownMachine for an id the tournament does not have.
     """
     check_classic_stage_may_start(state, target)
-    new = replace(state, stage=target)
+    frozen = state.places if target == "semifinal" else state.closed_places
+    new = replace(state, stage=target, closed_places=frozen)
     for key, machine in machines.items():
         game = new.stage_games.get(key)
         if game is None:
@@ -217,6 +228,34 @@ def start_classic_stage(
         if machine not in state.tournament.machines:
             raise UnknownMachine(f"There is no machine {machine} in this tournament.")
     return replace(new, game_machines={**state.game_machines, **machines})
+
+
+def reopen_classic(state: SideTournament, target: object) -> SideTournament:
+    """The TD reopens ``target`` (as recorded), the Classic stage before the current one, while
+    the current one has no score: qualifying (its places unfreeze; corrections and faults are
+    taken again) or the semi-finals (the final's start is taken back). EPC 2009, EPC Classic
+    Tournament (the stages run in order; docs/rules.md). Raises StageNotReady."""
+    at = CLASSIC_STAGES.index(state.stage)
+    want = CLASSIC_STAGES[at - 1] if state.stage in ("semifinal", "final") else None
+    if want is None or target != want:
+        raise StageNotReady(
+            f"Only the Classic stage before the current one can be reopened ({want or 'none'}), "
+            f"not {target!r}."
+        )
+    keys = SEMIS if state.stage == "semifinal" else ("final",)
+    played = sum(len(state.games.get(k, ())) for k in keys)
+    if played:
+        raise StageNotReady(
+            f"The Classic {state.stage} has {played} score(s) recorded: void them before "
+            f"reopening {want}."
+        )
+    return replace(
+        state,
+        stage=want,
+        closed_places=None if want == "qualifying" else state.closed_places,
+        playoffs={k: v for k, v in state.playoffs.items() if k not in keys},
+        game_machines={k: v for k, v in state.game_machines.items() if k not in keys},
+    )
 
 
 def record_classic_playoff(state: SideTournament, tie: str, order: Sequence[str]) -> SideTournament:

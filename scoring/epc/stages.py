@@ -43,6 +43,7 @@ Pairing = Literal["fold", "adjacent"]
 CutTies = Literal["qualifying", "playoff"]
 PlaceTies = Literal["share", "qualifying"]
 GameTies = Literal["playoff", "seed"]
+LateCorrections = Literal["refuse", "keep-draw"]
 Group = Literal["A", "B"]
 
 
@@ -99,6 +100,14 @@ class EpcStagesConfig:
     tie-break game between the tied players, its order entered by the TD; ``"seed"`` the better
     quarter-final rank first. Play-off, because the text ranks these games by score alone and
     already gives the better seed its advantage (first choice of player position).
+
+    ``late_corrections`` (EPC Qualifying "The 32 highest ranked players then progress": the
+    seeding is made when qualifying closes): a change to a qualifying result once the
+    quarter-finals have started. ``"refuse"`` (default) it is refused until the TD reopens
+    qualifying (``stage_reopened``); ``"keep-draw"`` it is accepted for the qualifying standings
+    but the seeding, frozen when the quarter-finals started, stays until the TD re-seeds
+    (``reseeded``). Refuse, because a draw that silently stops matching the standings on the wall
+    is worse than a TD who has to decide.
     """
 
     quarterfinalists: int = 32
@@ -111,6 +120,7 @@ class EpcStagesConfig:
     cut_ties: CutTies = "qualifying"
     place_ties: PlaceTies = "share"
     game_ties: GameTies = "playoff"
+    late_corrections: LateCorrections = "refuse"
 
     def __post_init__(self) -> None:
         setting = scale_setting(get_scale(self.scale))
@@ -150,6 +160,7 @@ _CHOICES: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "cut_ties": get_args(CutTies),
         "place_ties": get_args(PlaceTies),
         "game_ties": get_args(GameTies),
+        "late_corrections": get_args(LateCorrections),
     }
 )
 

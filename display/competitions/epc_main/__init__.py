@@ -83,6 +83,12 @@ TEMPLATES: tuple[Template, ...] = (
                 "playoff",
                 "EPC 2009, EPC Semi-Finals, EPC Finals: equal scores go to a play-off game",
             ),
+            Default(
+                "late_corrections",
+                "refuse",
+                "EPC 2009, EPC Qualifying: the seeding is made at the close; a later "
+                "correction waits for the TD to reopen qualifying",
+            ),
         ),
     ),
     Template(
@@ -156,6 +162,7 @@ COMPETITION = Competition(
     view_scripts=("epc", "quarterfinal", "semifinal", "finals", "placings", "classic", "kids"),
     pages={"epc-main": (Page("Stages", "epc"), Page("TD stages", "stages"))},
     templates=TEMPLATES,
+    reason_required=frozenset({"stage_reopened", "reseeded"}),
     qualifying=qualifying,
     what_if_target=what_if_target,
     demos=("display.competitions.epc_main.demo:weekend",),

@@ -12,6 +12,7 @@ the two formats over) with the close, machine faults and the Classic's semi-fina
 | stage_advanced     | stage "semifinal", "final", "complete"; machines? | Classic semi-finals and final | every view       |
 | score_recorded     | player, machine, score (after the close)| a Classic semi-final or final score  | classic/games      |
 | playoff_recorded   | tie ("1", "2", "final"), order          | equal scores in a Classic game       | every view         |
+| stage_reopened     | stage (the one before the current), reason | the Classic's stages run in order | every view         |
 
 The rules of each step are ``scoring.epc.side_tournaments``'s (``SideTournament`` is the state);
 this module reads the records' fields and calls them.
@@ -22,6 +23,10 @@ recorded before it counts and none after. ``machine_fault`` decides with
 ``replacement``, wiping its scores, those players owed a free game). ``stage_advanced`` to the
 Classic semi-finals takes ``machines: {"1": id, "2": id}`` (optional; semi-final 1, of machines
 1-4's qualifiers, must be on one of machines 5-8 and vice versa).
+
+Once the semi-finals have started, the qualifying places are those the ``stage_advanced`` record
+found: a hall record (a correction, a void) that would move one is refused ("The Classic
+semi-finals have started: reopen qualifying first.") until the TD's ``stage_reopened``.
 
 Views: ``classic`` ``{"closed", "stage", "places": {slot: {"machine", "player", "score",
 "runner_up", "second", "lead"}}, "faults": {machine: {"action", "replacement", "free_games"}}}``;
@@ -51,6 +56,7 @@ from scoring.epc.side_tournaments import (
     check_places_kept,
     record_classic_game,
     record_classic_playoff,
+    reopen_classic,
     start_classic_stage,
     with_fault,
 )
@@ -60,6 +66,7 @@ from scoring.rounding import points_json
 from scoring.tournament import add_machine, check_score
 
 FORMATS = ("epc-classic", "epc-kids")
+CLASSIC_ONLY = ("machine_fault", "stage_advanced", "playoff_recorded", "stage_reopened")
 
 
 class BoardsKind:
@@ -84,7 +91,7 @@ class BoardsKind:
             return self._settings(state, {"closed_after": seq - 1}), {EVERY_VIEW}
         if kind == "settings_changed":
             return self._settings(state, record["settings"]), {EVERY_VIEW}
-        if kind in ("machine_fault", "stage_advanced", "playoff_recorded") and not state.classic:
+        if kind in CLASSIC_ONLY and not state.classic:
             raise SettingsError(f"The kids tournament has no record {kind!r}.")
         if kind == "machine_fault":
             return self._fault(state, seq, record), {EVERY_VIEW}
@@ -92,6 +99,8 @@ class BoardsKind:
             return self._advance(state, record), {EVERY_VIEW}
         if kind == "playoff_recorded":
             return self._playoff(state, record), {EVERY_VIEW}
+        if kind == "stage_reopened":
+            return reopen_classic(state, record.get("stage")), {EVERY_VIEW}
         if kind == "score_recorded" and state.stage != "qualifying":
             return self._game(state, seq, record), {"classic/games"}
         if kind not in ("player_added", "machine_added", "score_recorded", *HALL_RECORDS):
@@ -108,7 +117,9 @@ class BoardsKind:
             raise SettingsError("Close or replace a Classic machine with the machine-fault form.")
         tournament, touched = MACHINES.apply(state.tournament, seq, record)
         extra = {"classic"} if state.classic else set()
-        return replace(state, tournament=tournament), touched | extra
+        new = replace(state, tournament=tournament)
+        check_places_kept(state, new)
+        return new, touched | extra
 
     def _settings(self, state: SideTournament, changes: FormatSettings) -> SideTournament:
         new = replace(state, tournament=MACHINES.with_settings(state.tournament, changes))

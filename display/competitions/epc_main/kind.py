@@ -21,6 +21,8 @@ scores, which stewards push through ``POST /api/t/{t}/scores`` as in qualifying)
 | registered         | player, round (1 or 2), present?        | Quarter-Finals "re-register"  | quarterfinal, stage  |
 | round_started      | round (1 or 2)                          | Quarter-Finals 11am / 1pm     | every view           |
 | playoff_recorded   | tie, order [players, best first]        | ties left to a play-off       | every view           |
+| stage_reopened     | stage (the one before the current), reason | the stages run in order    | every view           |
+| reseeded           | reason                                  | Qualifying: the seeding       | every view           |
 
 ``stage_advanced.stage`` is ``"quarterfinal"`` (``machines``: the 8 quarter-final machine ids,
 default the first 8 added; ``pairs``: the TD's partners by seed, default ``pairing``),
@@ -29,6 +31,12 @@ default the first 8 added; ``pairs``: the TD's partners by seed, default ``pairi
 ``"complete"``. ``playoff_recorded.tie``: ``"qualifying"`` (equal totals inside the 38 seeded
 places), ``"quarterfinal"`` (the top 8 with ``quarterfinal_ties="playoff"``), ``"A"``, ``"B"``,
 ``"playoff"`` or ``"final"`` (equal scores in that game with ``game_ties="playoff"``).
+
+Once qualifying has closed, a hall record (a correction, a void, a machine replaced) that would
+change the qualifying standings is refused ("The quarter-finals have started: reopen qualifying
+first."), or with ``late_corrections="keep-draw"`` accepted without touching the seeding, which
+the ``stage_advanced`` record to the quarter-finals froze; only ``reseeded`` or
+``stage_reopened`` change a running stage.
 
 The rules of each step are ``scoring.epc.main_tournament``'s (``MainTournament`` is the state);
 ``display.competitions.epc_main.records`` reads the stage records' fields and calls them.
@@ -55,6 +63,7 @@ from scoring.epc.main_tournament import (
     STAGE_SETTINGS,
     MainTournament,
     check_player_may_enter,
+    check_qualifying_result_kept,
     check_qualifying_settings_may_change,
     new_main_tournament,
     split_settings,
@@ -105,6 +114,7 @@ class EpcMainKind:
         if kind not in QUALIFYING_RECORDS and kind not in HALL_RECORDS:
             raise SettingsError(f"The EPC main tournament has no record {kind!r}.")
         qualifying, touched = MACHINES.apply(state.qualifying, seq, record)
+        check_qualifying_result_kept(state, qualifying)
         return replace(state, qualifying=qualifying), touched
 
     def touched_by_game(self, state: MainTournament, machine: str) -> Touched:

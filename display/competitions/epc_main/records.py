@@ -26,6 +26,8 @@ from scoring.epc.main_tournament import (
     record_game,
     record_playoff,
     register,
+    reopen,
+    reseed,
     set_pairs,
     start_finals,
     start_quarterfinals,
@@ -133,11 +135,23 @@ def score_recorded(state: MainTournament, seq: int, record: Record) -> MainTourn
     return record_game(state, entry)
 
 
+def stage_reopened(state: MainTournament, record: Record) -> MainTournament:
+    """``stage_reopened``: ``stage``, the stage before the current one, and ``reason``."""
+    return reopen(state, record.get("stage"))
+
+
+def reseeded(state: MainTournament, record: Record) -> MainTournament:
+    """``reseeded``: ``reason``; the seeding made again from the qualifying standings now."""
+    return reseed(state)
+
+
 STAGE_RECORDS: Mapping[str, Callable[[MainTournament, Record], MainTournament]] = {
     "stage_advanced": advance,
     "pairs_set": pairs_set,
     "registered": registered,
     "round_started": round_started,
     "playoff_recorded": playoff_recorded,
+    "stage_reopened": stage_reopened,
+    "reseeded": reseeded,
 }
 """The stage records by type (each touches every view)."""

@@ -14,6 +14,8 @@ Stage scores need no endpoint of their own: stewards push them with ``POST /api/
 | POST /api/t/{t}/epc/playoffs      | {tie, order: [players best first]}     | playoff_recorded  |
 | POST /api/t/{t}/epc/close         | {}                                     | qualifying_closed |
 | POST /api/t/{t}/epc/faults        | {machine, repairable, replacement?, replacement_name?} | machine_fault |
+| POST /api/t/{t}/epc/reopen        | {stage, reason}                        | stage_reopened    |
+| POST /api/t/{t}/epc/reseed        | {reason}                               | reseeded          |
 
 Pages: ``/t/{t}/stages`` (the TD's stage desk: sign in, then a button for every step) and
 ``/t/{t}/epc`` (the same live stage picture for players' phones, without the buttons).
@@ -74,6 +76,17 @@ class FaultIn(Body):
     replacement_name: Name | None = None
 
 
+class ReopenIn(Body):
+    """The stage before the current one, and why it is reopened (for the audit page)."""
+
+    stage: str = Field(max_length=20)
+    reason: str = Field(min_length=1, max_length=200)
+
+
+class ReseedIn(Body):
+    reason: str = Field(min_length=1, max_length=200)
+
+
 async def _one(request: Request, model: type[BaseModel], kind: str) -> Response:
     tid = request.path_params["tournament"]
     principal = await signed_in(request, tid, td_only=True)
@@ -123,6 +136,16 @@ async def fault(request: Request) -> Response:
     return await _one(request, FaultIn, "machine_fault")
 
 
+async def reopen(request: Request) -> Response:
+    """TD: reopen the stage before the current one (EPC 2009: the stages run in order)."""
+    return await _one(request, ReopenIn, "stage_reopened")
+
+
+async def reseed(request: Request) -> Response:
+    """TD: make the quarter-final seeding again from the qualifying standings now."""
+    return await _one(request, ReseedIn, "reseeded")
+
+
 def _page(public: bool) -> Callable[[Request], Awaitable[Response]]:
     """The stages page: the TD's desk, or with ``public`` the players' picture without buttons."""
 
@@ -146,6 +169,8 @@ routes = [
     Route("/api/t/{tournament}/epc/playoffs", playoff, methods=["POST"]),
     Route("/api/t/{tournament}/epc/close", close, methods=["POST"]),
     Route("/api/t/{tournament}/epc/faults", fault, methods=["POST"]),
+    Route("/api/t/{tournament}/epc/reopen", reopen, methods=["POST"]),
+    Route("/api/t/{tournament}/epc/reseed", reseed, methods=["POST"]),
     Route("/t/{tournament}/stages", _page(public=False), methods=["GET"]),
     Route("/t/{tournament}/epc", _page(public=True), methods=["GET"]),
 ]

@@ -120,7 +120,7 @@ def test_the_places_are_final_once_the_semi_finals_start() -> None:
     before = classic(CLOSED)
     moved = replace(before, tournament=classic({**CLOSED, "epc_players": ["P1"]}).tournament)
     check_places_kept(before, moved)  # still qualifying: the places may move
-    with pytest.raises(StageNotReady, match="semi-finals have started: the places are final"):
+    with pytest.raises(StageNotReady, match="semi-finals have started: reopen qualifying first"):
         check_places_kept(semifinals(), replace(moved, stage="semifinal"))
 
 
