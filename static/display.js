@@ -19,6 +19,11 @@
  * profile of that name (the live `profiles` view, display/live/shared.py) and follows its changes
  * live; without it, or while the profile does not exist, the URL's own settings hold. ?qr=0 hides
  * the players' page QR code under the stage.
+ *
+ * A board that is not live says so from across the hall: STALE_AFTER_MS after the link dropped (or
+ * the server said its score store is down), or when nothing at all came for SILENT_MS (pings come
+ * every 5 s), the board dims (#display[data-stale]) and a banner gives the age of what it shows;
+ * both go when it is live again. Dimmed colours keep WCAG AA contrast (4.5:1).
  */
 (function () {
   "use strict";
@@ -28,6 +33,8 @@
   const config = B.pageConfig();
 
   const FLASH_MS = 3000;
+  const STALE_AFTER_MS = 2000;
+  const SILENT_MS = 8000;
   const FLASH_WINDOW_MS = 5 * 60 * 1000; // forget a change never shown after this long
   const COLUMN_EM = { machines: 20, standings: 28, queue: 15 };
   const TITLES = { machines: "Machines", standings: "Standings", queue: "Machines now" };
@@ -42,6 +49,10 @@
   const pageNumber = document.getElementById("page-number");
   const progress = document.getElementById("progress-bar");
   const statusNode = document.getElementById("status");
+  const board = document.getElementById("display");
+  const staleBanner = document.getElementById("stale-banner");
+  let liveAt = null; // Date.now() when the board was last known live
+  let lostAt = null; // Date.now() when it stopped being live
 
   const state = {
     pages: [],
@@ -592,6 +603,39 @@
     }
   }
 
+  /* ---------- not live ---------- */
+
+  /* 42 -> "42 s", 150 -> "2 min", 3900 -> "1 h 5 min". */
+  function ageText(seconds) {
+    const s = Math.max(0, Math.floor(seconds));
+    if (s < 120) return s + " s";
+    const minutes = Math.floor(s / 60);
+    if (minutes < 60) return minutes + " min";
+    return Math.floor(minutes / 60) + " h " + (minutes % 60) + " min";
+  }
+
+  /* Called every second and on every change of the link (Live.onstatus). */
+  function showLiveness(connected, age) {
+    B.showStatus(statusNode, connected, age);
+    const now = Date.now();
+    const silent = age !== null && age * 1000 > SILENT_MS;
+    if (connected && !silent) {
+      liveAt = now;
+      lostAt = null;
+    } else if (lostAt === null) {
+      lostAt = connected ? now - STALE_AFTER_MS : now; // silence has already lasted
+    }
+    const stale = lostAt !== null && liveAt !== null && now - lostAt >= STALE_AFTER_MS;
+    if (stale) {
+      board.dataset.stale = "";
+      const text = "NOT LIVE — these scores are " + ageText((now - liveAt) / 1000) + " old · reconnecting…";
+      if (staleBanner.textContent !== text) staleBanner.textContent = text;
+    } else if ("stale" in board.dataset) {
+      delete board.dataset.stale;
+    }
+    staleBanner.hidden = !stale;
+  }
+
   /* ---------- display profiles ---------- */
 
   function knownView(name) {
@@ -680,7 +724,7 @@
 
   live = new B.Live(config.tournament, {
     onchange: onchange,
-    onstatus: (connected, age) => B.showStatus(statusNode, connected, age),
+    onstatus: showLiveness,
     onerror: (message) => {
       if (live.version === null) stage.replaceChildren(el("div", { class: "stage-message" }, message));
     },

@@ -60,11 +60,17 @@ async def test_display_shows_reconnecting_while_redis_is_down(
             await expect(status.locator(".status-text")).to_have_text(
                 re.compile(r"^reconnecting — data \d+ s old$")
             )
+            # the socket is fine, yet the board is not live: dimmed, with the banner
+            await expect(page.locator("#display")).to_have_attribute("data-stale", "")
+            await expect(page.locator("#stale-banner")).to_have_text(
+                re.compile(r"^NOT LIVE — these scores are \d+ s old")
+            )
             refused = await api.score("ro", 2, 1, 2_000)
             assert refused.status_code == 503
 
             store.start()
             await expect(status).to_have_attribute("data-state", "live", timeout=15_000)
+            await expect(page.locator("#stale-banner")).to_be_hidden()
             key = uuid.uuid4().hex
             for _ in range(100):
                 pushed = await api.score("ro", 2, 1, 2_000, key=key)
