@@ -52,10 +52,12 @@ class ApiError(Exception):
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
+    """The house error body ``{"error": code, "message": message}`` with HTTP ``status``."""
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
 def status_for(exc: scoring_errors.ScoringError) -> int:
+    """HTTP status for a rule-engine error: ``STATUS`` of its nearest listed class, else 422."""
     for cls in type(exc).__mro__:
         if cls in STATUS:
             return STATUS[cls]
@@ -63,17 +65,21 @@ def status_for(exc: scoring_errors.ScoringError) -> int:
 
 
 async def on_scoring_error(request: Request, exc: Exception) -> Response:
+    """A ``ScoringError`` as its ``status_for`` status, its ``code`` and its steward message."""
     assert isinstance(exc, scoring_errors.ScoringError)
     return error_response(status_for(exc), exc.code, exc.message)
 
 
 async def on_api_error(request: Request, exc: Exception) -> Response:
+    """An ``ApiError`` as its own status and headers; ``extra`` fields join the body."""
     assert isinstance(exc, ApiError)
     body = {"error": exc.code, "message": exc.message, **exc.extra}
     return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
 
 async def on_validation_error(request: Request, exc: Exception) -> Response:
+    """422 ``invalid_request`` for a body pydantic refused: each problem as ``field.path: why``,
+    joined by ``; ``."""
     assert isinstance(exc, ValidationError)
     problems = []
     for error in exc.errors(include_url=False):
@@ -83,6 +89,8 @@ async def on_validation_error(request: Request, exc: Exception) -> Response:
 
 
 async def on_idempotency_mismatch(request: Request, exc: Exception) -> Response:
+    """422 ``idempotency_key_reused``: the key was already used for a different body; nothing was
+    recorded."""
     return error_response(
         422,
         "idempotency_key_reused",
@@ -91,12 +99,14 @@ async def on_idempotency_mismatch(request: Request, exc: Exception) -> Response:
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's ``HTTPException`` (404 route, 405 method) in the house body, code ``http_error``."""
     assert isinstance(exc, HTTPException)
     body = {"error": "http_error", "message": exc.detail}
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 async def on_store_unavailable(request: Request, exc: Exception) -> Response:
+    """503 ``store_unavailable``: Redis did not answer or refused to persist, so nothing was recorded."""
     return error_response(
         503,
         "store_unavailable",

@@ -38,18 +38,26 @@ class ScoringError(Exception):
 
 
 class SettingsError(ScoringError):
+    """A setting is unknown, out of range or no longer open to change, or names no such thing (422)."""
+
     code = "invalid_setting"
 
 
 class InvalidScore(ScoringError):
+    """A score that is not a whole number in 0 .. 2**53-1 (422)."""
+
     code = "invalid_score"
 
 
 class UnknownPlayer(ScoringError):
+    """No player with that number is registered in this tournament (404)."""
+
     code = "unknown_player"
 
 
 class UnknownMachine(ScoringError):
+    """No machine with that id is in this tournament (404)."""
+
     code = "unknown_machine"
 
 
@@ -61,22 +69,34 @@ class UnknownEntry(ScoringError):
 
 
 class DuplicateRegistration(ScoringError):
+    """A player number, machine id, team, seed or meeting that is already registered (409)."""
+
     code = "duplicate"
 
 
 class EntryNotAllowed(ScoringError):
+    """The rules forbid this entry now; the base of every 409 refusal of a score or queue."""
+
     code = "entry_not_allowed"
 
 
 class TooManyMachines(EntryNotAllowed):
+    """A score on a seventh machine: a player plays six (EPC 2009, EPC Qualifying)."""
+
     code = "too_many_machines"
 
 
 class MachineAlreadyPlayed(EntryNotAllowed):
+    """A second score by a player on one machine or game: EPC qualifying machines are played once
+    save the joker game (EPC 2009, EPC Qualifying), a UKPL meeting counts one game per machine
+    (UKPL 3A, 3B)."""
+
     code = "machine_already_played"
 
 
 class JokerAlreadyUsed(EntryNotAllowed):
+    """A second joker game: each player may only play one (EPC 2009, EPC Qualifying)."""
+
     code = "joker_already_used"
 
 

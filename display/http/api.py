@@ -48,10 +48,14 @@ async def sign_in(request: Request) -> Response:
 
 
 async def list_formats(request: Request) -> Response:
+    """``GET /api/formats``: ``{"formats": [name, …]}``, every format this server runs, sorted."""
     return JSONResponse({"formats": competitions.formats()})
 
 
 async def create_tournament(request: Request) -> Response:
+    """``POST /api/tournaments`` (``TournamentIn``, TD): appends ``tournament_created``; 201
+    ``{version, id}``. ApiError 409 ``duplicate`` for an id in use; SettingsError (422) for an
+    unknown format or setting."""
     principal = await signed_in(request, None, td_only=True)
     data = await body(request, TournamentIn)
     record = stamp(
@@ -64,16 +68,21 @@ async def create_tournament(request: Request) -> Response:
 
 
 async def list_tournaments(request: Request) -> Response:
+    """``GET /api/tournaments``: ``{"tournaments": [TournamentSummary, …]}``, in the replica's order."""
     svc = services(request)
     return JSONResponse({"tournaments": [svc.summary(tid) for tid in svc.replica.tournaments]})
 
 
 async def get_tournament(request: Request) -> Response:
+    """``GET /api/t/{tournament}``: its ``TournamentSummary``. ApiError 404 ``unknown_tournament``."""
     svc = services(request)
     return JSONResponse(svc.summary(live_or_404(request).id))
 
 
 async def add_players(request: Request) -> Response:
+    """``POST /api/t/{tournament}/players`` (``PlayerIn`` or ``{"players": [...]}``, TD): one
+    ``player_added`` each, in one append; 201 ``{version, players: [number, …]}``. DuplicateRegistration
+    (409) for a number already registered."""
     tid = request.path_params["tournament"]
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, (PlayerIn, PlayersIn))
@@ -84,6 +93,9 @@ async def add_players(request: Request) -> Response:
 
 
 async def add_machines(request: Request) -> Response:
+    """``POST /api/t/{tournament}/machines`` (``MachineIn`` or ``{"machines": [...]}``, TD): one
+    ``machine_added`` each, in one append; 201 ``{version, machines: [id, …]}``. DuplicateRegistration
+    (409) for an id already in the tournament."""
     tid = request.path_params["tournament"]
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, (MachineIn, MachinesIn))
@@ -105,6 +117,8 @@ async def change_settings(request: Request) -> Response:
 
 
 async def add_steward(request: Request) -> Response:
+    """``POST /api/t/{tournament}/stewards`` (``StewardIn``, TD): a new 6-digit PIN for the steward,
+    replacing an earlier one; 201 ``{tournament, name, pin}``. Not a log record."""
     tid = live_or_404(request).id
     await signed_in(request, tid, td_only=True)
     data = await body(request, StewardIn)
@@ -113,6 +127,9 @@ async def add_steward(request: Request) -> Response:
 
 
 async def push_score(request: Request) -> Response:
+    """``POST /api/t/{tournament}/scores`` (``ScoreIn``, steward or TD): appends ``score_recorded``;
+    201 ``{version, record}``. The format's rules refuse with a ScoringError (404 unknown player or
+    machine, 409 ``EntryNotAllowed``, 422 ``InvalidScore``)."""
     tid = request.path_params["tournament"]
     principal = await signed_in(request, tid)
     data = await body(request, ScoreIn)
@@ -128,11 +145,14 @@ async def push_score(request: Request) -> Response:
 
 
 async def get_views(request: Request) -> Response:
+    """``GET /api/t/{tournament}/views``: ``{version, views: {name: view}}``, every view at ``version``."""
     live = live_or_404(request)
     return JSONResponse({"version": live.version, "views": live.views})
 
 
 async def get_view(request: Request) -> Response:
+    """``GET /api/t/{tournament}/views/{name}``: ``{version, view}``. ApiError 404 ``unknown_view``,
+    ``unknown_tournament``."""
     live = live_or_404(request)
     name = request.path_params["name"]
     if name not in live.views:
@@ -141,6 +161,8 @@ async def get_view(request: Request) -> Response:
 
 
 async def get_log(request: Request) -> Response:
+    """``GET /api/t/{tournament}/log?after=V``: ``{records: [{seq, …record}, …]}``, up to 10,000 records
+    after version V (default 0). ApiError 400 when ``after`` is not a version number."""
     live = live_or_404(request)
     after = version_number(request.query_params.get("after", "0"))
     if after is None:  # no "-1", "²", 10^30 for Redis

@@ -258,4 +258,5 @@ def build(routes: Iterable[BaseRoute] = ()) -> Schema:
 
 
 async def document(request: Request) -> Response:
+    """``GET /openapi.json``: the OpenAPI 3.1 document of this app's routes (``build``)."""
     return JSONResponse(build(request.app.routes))

@@ -17,6 +17,8 @@ Name = Annotated[str, Field(min_length=1, max_length=80)]
 
 
 class Body(BaseModel):
+    """Base of every request body: a field the model does not name is refused (422)."""
+
     model_config = ConfigDict(extra="forbid")
 
 
@@ -40,21 +42,30 @@ class TournamentIn(Body):
 
 
 class PlayerIn(Body):
+    """A player to register: ``number`` (an ``Id``, a JSON number becomes its string), ``name``,
+    and ``guest``: a player from another region, shown but not ranked (UKPL 1C, 3C)."""
+
     number: Id
     name: Name
     guest: bool = False
 
 
 class PlayersIn(Body):
+    """Several players in one append: ``{"players": [PlayerIn, …]}``, 1 to 2,000 of them."""
+
     players: list[PlayerIn] = Field(min_length=1, max_length=2000)
 
 
 class MachineIn(Body):
+    """A machine to add: ``id`` (an ``Id``) and the ``name`` on its backglass."""
+
     id: Id
     name: Name
 
 
 class MachinesIn(Body):
+    """Several machines in one append: ``{"machines": [MachineIn, …]}``, 1 to 500 of them."""
+
     machines: list[MachineIn] = Field(min_length=1, max_length=500)
 
 
@@ -65,6 +76,8 @@ class SettingsIn(Body):
 
 
 class StewardIn(Body):
+    """A steward to issue a PIN to, by ``name`` (1–80 characters)."""
+
     name: Name
 
 

@@ -120,6 +120,7 @@ class Account:
 
     @property
     def key(self) -> str:
+        """This account's Redis key part: "td", or ``role:tournament:name``."""
         return "td" if self.role == "td" else f"{self.role}:{self.tournament}:{self.name}"
 
     @property

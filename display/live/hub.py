@@ -59,9 +59,13 @@ class Link(Protocol):
 
     on_drained: Callable[[], None] | None
 
-    def write_frame(self, frame: bytes) -> bool: ...
+    def write_frame(self, frame: bytes) -> bool:
+        """Write one whole frame now; False (nothing written) once the connection is closing."""
+        ...
 
-    def over_limit(self) -> bool: ...
+    def over_limit(self) -> bool:
+        """True while the write buffer is above its high-water mark."""
+        ...
 
 
 @dataclass(eq=False, slots=True)
@@ -131,6 +135,7 @@ class Hub:
         return client
 
     def leave(self, tournament: str, client: Client) -> None:
+        """Unregister ``client`` (its drain callback too); a tournament with no client left is dropped."""
         client.link.on_drained = None
         clients = self.clients.get(tournament)
         if clients is not None:
@@ -147,6 +152,7 @@ class Hub:
         return len(clients)
 
     def count(self) -> int:
+        """How many clients are connected, over every tournament."""
         return sum(len(c) for c in self.clients.values())
 
     async def serve(self, tournament: str, client: Client) -> None:

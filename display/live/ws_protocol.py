@@ -60,10 +60,12 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.on_drained: Callable[[], None] | None = None
 
     def connection_made(self, transport: BaseTransport) -> None:
+        """Set the write buffer's high-water mark to ``write_buffer`` bytes (low-water a quarter)."""
         super().connection_made(transport)
         self.transport.set_write_buffer_limits(high=self.write_buffer)
 
     async def run_asgi(self) -> None:
+        """Offer this connection to the app under the scope extension ``DIRECT``, then run it."""
         self.scope["extensions"][DIRECT] = {"link": self}
         await super().run_asgi()
 
@@ -83,11 +85,13 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     # -- stall: a peer that does not read -------------------------------------------------------
 
     def pause_writing(self) -> None:
+        """Write buffer above its high-water mark: arm the stall timer (``stall_seconds``)."""
         super().pause_writing()
         if self._stall is None and self.stall_seconds > 0:
             self._stall = self.loop.call_later(self.stall_seconds, self._stalled)
 
     def resume_writing(self) -> None:
+        """Buffer below its low-water mark again: disarm the stall timer, call ``on_drained`` soon."""
         super().resume_writing()
         if self._stall is not None:
             self._stall.cancel()
@@ -101,6 +105,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.transport.abort()  # connection_lost follows: the app sees a disconnect
 
     def connection_lost(self, exc: Exception | None) -> None:
+        """Socket gone: cancel a pending stall timer, then let uvicorn tell the app."""
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None
@@ -111,20 +116,26 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.loop.call_later(CLOSE_GRACE, self.transport.abort)
 
     def keepalive_timeout(self) -> None:
+        """No pong in time: uvicorn fails it with 1011; abort if not drained within ``CLOSE_GRACE`` s."""
         super().keepalive_timeout()
         self._abort_later()
 
     def shutdown(self) -> None:
+        """Server shutdown: close with 1012, then abort if not drained within ``CLOSE_GRACE`` s."""
         super().shutdown()
         self._abort_later()
 
     def handle_parser_exception(self) -> None:
+        """A malformed frame (1002) or a message over ``max_size`` (1009): closed, then aborted if not
+        drained within ``CLOSE_GRACE`` s."""
         super().handle_parser_exception()
         self._abort_later()
 
     # -- input: floods and bad UTF-8 ------------------------------------------------------------
 
     def handle_events(self) -> None:
+        """Count received frames per one-second window; over ``MAX_FRAMES_PER_SECOND`` closes with
+        1008 (policy violation, RFC 6455 7.4.1), else uvicorn dispatches the events."""
         events = self.conn.events_received()
         frames = sum(isinstance(event, Frame) for event in events)
         if frames:
@@ -139,6 +150,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         super().handle_events()
 
     def send_receive_event_to_app(self) -> None:
+        """Hand a complete message to the app, but a text message that is not UTF-8 closes with 1007
+        (RFC 6455 8.1, 7.4.1) instead."""
         if self.curr_msg_data_type == "text" and not self.close_sent:
             try:
                 b"".join(self.frames).decode()
