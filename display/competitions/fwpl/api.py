@@ -58,6 +58,8 @@ class LeaguePlayerIn(Body):
 
 
 class LeaguePlayersIn(Body):
+    """Several members in one append: ``{"players": [LeaguePlayerIn, …]}``, 1 to 2,000."""
+
     players: list[LeaguePlayerIn] = Field(min_length=1, max_length=2000)
 
 
@@ -71,12 +73,17 @@ class NightIn(Body):
 
 
 class GameRef(Body):
+    """Which game: ``week`` of the season (FWPL 3.1), ``group`` of the night (4.2), ``game_no`` of the match (4)."""
+
     week: WeekNo
     group: GroupNo
     game_no: GameNo
 
 
 class PickIn(GameRef):
+    """The next machine of a group's match, picked by the previous game's last player or assigned
+    by the LO with a ``reason`` (FWPL 5, 5.1: a replacement for an unplayable machine)."""
+
     machine: Id
     reason: str | None = Field(None, max_length=200)
 
@@ -89,6 +96,10 @@ class Compensatory(Body):
 
 
 class Lines(Body):
+    """A whole game's lines: ``scores`` names every player of the group (null: a forfeit, FWPL
+    2.4), ``playoff`` the one-ball playoff order of tied scores, winner first (3.2), ``penalties``
+    (8.1, 8.2-8.5, 8.7), ``late`` arrivals who joined the game (2.3), ``compensatory`` games (7.3)."""
+
     scores: dict[Id, Json] = Field(description="every player: a score, or null for a forfeit")
     playoff: list[Id] = Field(default_factory=list, max_length=4)
     penalties: dict[Id, Penalty] = Field(default_factory=dict)
@@ -103,6 +114,9 @@ class GameIn(GameRef, Lines):
 
 
 class LineIn(Body):
+    """One player's line of a game (FWPL 2.3, 2.4, 7.3, 8.x): score or null (a forfeit), penalty,
+    ``late``, and a compensatory game's score with the points ``subtract``-ed from it."""
+
     player: Id
     score: Score
     penalty: Penalty | None = None
@@ -120,10 +134,16 @@ class LinesIn(GameRef):
 
 
 class CorrectionIn(GameIn):
+    """TD: a played game's lines replaced, with the ``reason`` (FWPL 3: the group agreed); the
+    game's version goes in ``If-Match``."""
+
     reason: Reason
 
 
 class PenaltyIn(Body):
+    """TD: a penalty on a player's game (FWPL 8.1, 8.7; ``serious``: 8.2-8.5, the current game, or
+    else the match's game with most points, forfeited); ``game_no`` names the game when given."""
+
     week: WeekNo
     group: GroupNo
     player: Id
@@ -134,46 +154,68 @@ class PenaltyIn(Body):
 
 
 class OffenceIn(Body):
+    """TD: an automatic third offence (FWPL 8.5: violence or vandalism): the season forfeited, the
+    player's scores wiped."""
+
     player: Id
     reason: Reason
 
 
 class CloseIn(Body):
+    """TD: close league night ``week`` once every group has played its games; its match bonus is final (FWPL 3.3)."""
+
     week: WeekNo
 
 
 class DrawIn(Body):
+    """TD: draw the random machine of a tie-breaker between ``players`` (FWPL 6.1 "single ball play
+    on a random machine", 6.5); ``seed`` drawn here when absent."""
+
     players: list[Id] = Field(min_length=2, max_length=2000)
     reason: str = Field("", max_length=200)
     seed: Seed = None
 
 
 class PlayoffsIn(Body):
+    """TD: start the playoffs: the cut and divisions from the season table (FWPL 6.1, 6.2), less the
+    players ``withdrawn`` beforehand (6.6); ``tiebreaks``: each tie at the cut line's order, best first."""
+
     withdrawn: list[Id] = Field(default_factory=list, max_length=2000)
     tiebreaks: list[list[Id]] = Field(default_factory=list, max_length=100)
 
 
 class MatchRef(Body):
+    """Which playoff match: its ``division`` ("A", "B" …) and its 2 to 4 ``players`` (FWPL 6.3)."""
+
     division: str = Field(min_length=1, max_length=2)
     players: list[Id] = Field(min_length=2, max_length=4)
 
 
 class MatchIn(MatchRef):
+    """Start a playoff match, its first machine drawn with ``seed`` (FWPL 6.4); ``missing`` players
+    absent at the start, disqualified from it (6.6)."""
+
     missing: list[Id] = Field(default_factory=list, max_length=4)
     seed: Seed = None
 
 
 class PlayoffPickIn(MatchRef):
+    """A playoff game's machine, picked by the loser of the game before (FWPL 6.4); ``game_no`` 1 to 3."""
+
     game_no: Annotated[int, Field(ge=1, le=3)]
     machine: Id
 
 
 class PlayoffGameIn(MatchRef, Lines):
+    """A playoff game's lines (``Lines``), scored 4-2-1-0 without bonus points (FWPL 6.3); ``game_no`` 1 to 3."""
+
     game_no: Annotated[int, Field(ge=1, le=3)]
     machine: Id | None = None
 
 
 class PlayoffTiebreakIn(MatchRef):
+    """The result of a tie-breaker game between tied players of a match, best first (FWPL 6.5)."""
+
     order: list[Id] = Field(min_length=2, max_length=4)
 
 
