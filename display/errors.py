@@ -89,8 +89,7 @@ async def on_validation_error(request: Request, exc: Exception) -> Response:
 
 
 async def on_idempotency_mismatch(request: Request, exc: Exception) -> Response:
-    """422 ``idempotency_key_reused``: the key was already used for a different body; nothing was
-    recorded."""
+    """422 ``idempotency_key_reused``: the key came with a different request; nothing recorded."""
     return error_response(
         422,
         "idempotency_key_reused",
@@ -99,14 +98,14 @@ async def on_idempotency_mismatch(request: Request, exc: Exception) -> Response:
 
 
 async def on_http_error(request: Request, exc: Exception) -> Response:
-    """Starlette's ``HTTPException`` (404 route, 405 method) in the house body, code ``http_error``."""
+    """Starlette's ``HTTPException`` (404, 405 …) in the house body, code ``http_error``."""
     assert isinstance(exc, HTTPException)
     body = {"error": "http_error", "message": exc.detail}
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 async def on_store_unavailable(request: Request, exc: Exception) -> Response:
-    """503 ``store_unavailable``: Redis did not answer or refused to persist, so nothing was recorded."""
+    """503 ``store_unavailable``: Redis did not answer or will not persist; nothing was recorded."""
     return error_response(
         503,
         "store_unavailable",

@@ -38,7 +38,7 @@ class ScoringError(Exception):
 
 
 class SettingsError(ScoringError):
-    """A setting is unknown, out of range or no longer open to change, or names no such thing (422)."""
+    """A setting unknown, out of range or fixed by now, or naming no such thing (422)."""
 
     code = "invalid_setting"
 

@@ -68,21 +68,21 @@ async def create_tournament(request: Request) -> Response:
 
 
 async def list_tournaments(request: Request) -> Response:
-    """``GET /api/tournaments``: ``{"tournaments": [TournamentSummary, …]}``, in the replica's order."""
+    """``GET /api/tournaments``: ``{"tournaments": [TournamentSummary, …]}``."""
     svc = services(request)
     return JSONResponse({"tournaments": [svc.summary(tid) for tid in svc.replica.tournaments]})
 
 
 async def get_tournament(request: Request) -> Response:
-    """``GET /api/t/{tournament}``: its ``TournamentSummary``. ApiError 404 ``unknown_tournament``."""
+    """``GET /api/t/{tournament}``: its ``TournamentSummary``. ApiError 404."""
     svc = services(request)
     return JSONResponse(svc.summary(live_or_404(request).id))
 
 
 async def add_players(request: Request) -> Response:
     """``POST /api/t/{tournament}/players`` (``PlayerIn`` or ``{"players": [...]}``, TD): one
-    ``player_added`` each, in one append; 201 ``{version, players: [number, …]}``. DuplicateRegistration
-    (409) for a number already registered."""
+    ``player_added`` each, in one append; 201 ``{version, players: [number, …]}``.
+    DuplicateRegistration (409) for a number already registered."""
     tid = request.path_params["tournament"]
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, (PlayerIn, PlayersIn))
@@ -94,8 +94,8 @@ async def add_players(request: Request) -> Response:
 
 async def add_machines(request: Request) -> Response:
     """``POST /api/t/{tournament}/machines`` (``MachineIn`` or ``{"machines": [...]}``, TD): one
-    ``machine_added`` each, in one append; 201 ``{version, machines: [id, …]}``. DuplicateRegistration
-    (409) for an id already in the tournament."""
+    ``machine_added`` each, in one append; 201 ``{version, machines: [id, …]}``.
+    DuplicateRegistration (409) for an id already in the tournament."""
     tid = request.path_params["tournament"]
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, (MachineIn, MachinesIn))
@@ -145,7 +145,7 @@ async def push_score(request: Request) -> Response:
 
 
 async def get_views(request: Request) -> Response:
-    """``GET /api/t/{tournament}/views``: ``{version, views: {name: view}}``, every view at ``version``."""
+    """``GET /api/t/{tournament}/views``: ``{version, views: {name: view}}``."""
     live = live_or_404(request)
     return JSONResponse({"version": live.version, "views": live.views})
 
@@ -161,8 +161,8 @@ async def get_view(request: Request) -> Response:
 
 
 async def get_log(request: Request) -> Response:
-    """``GET /api/t/{tournament}/log?after=V``: ``{records: [{seq, …record}, …]}``, up to 10,000 records
-    after version V (default 0). ApiError 400 when ``after`` is not a version number."""
+    """``GET /api/t/{tournament}/log?after=V``: ``{records: [{seq, …record}, …]}``, up to 10,000
+    records after version V (default 0). ApiError 400 when ``after`` is not a version number."""
     live = live_or_404(request)
     after = version_number(request.query_params.get("after", "0"))
     if after is None:  # no "-1", "²", 10^30 for Redis

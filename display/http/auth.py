@@ -55,7 +55,7 @@ class Principal:
     tournament: str | None = None
 
     def may_write(self, tournament: str) -> bool:
-        """True if this principal may write to ``tournament``: the TD anywhere, a steward in their own."""
+        """The TD may write to any tournament, a steward to their own."""
         return self.role == "td" or self.tournament == tournament
 
 

@@ -135,7 +135,7 @@ class Hub:
         return client
 
     def leave(self, tournament: str, client: Client) -> None:
-        """Unregister ``client`` (its drain callback too); a tournament with no client left is dropped."""
+        """Unregister ``client`` and its drain callback; drop a tournament left with no client."""
         client.link.on_drained = None
         clients = self.clients.get(tournament)
         if clients is not None:

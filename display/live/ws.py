@@ -21,8 +21,9 @@ direct writes the hub needs."""
 
 async def live_socket(websocket: WebSocket) -> None:
     """``/ws/{tournament}``: accept, then a snapshot; with ``?since=V`` a ping (V is current) or one
-    patch from V instead, then every broadcast until the client leaves (docs/protocol.md). An unknown
-    tournament gets an ``error`` message and close 4404; a server without direct writes closes 1011."""
+    patch from V instead, then every broadcast until the client leaves (docs/protocol.md). An
+    unknown tournament gets an ``error`` message and close 4404; a server without direct writes
+    closes 1011."""
     svc: Services = websocket.app.state.services
     tid = websocket.path_params["tournament"]
     await websocket.accept()

@@ -60,7 +60,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.on_drained: Callable[[], None] | None = None
 
     def connection_made(self, transport: BaseTransport) -> None:
-        """Set the write buffer's high-water mark to ``write_buffer`` bytes (low-water a quarter)."""
+        """Write buffer high-water mark ``write_buffer`` bytes (asyncio: low-water a quarter)."""
         super().connection_made(transport)
         self.transport.set_write_buffer_limits(high=self.write_buffer)
 
@@ -91,7 +91,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
             self._stall = self.loop.call_later(self.stall_seconds, self._stalled)
 
     def resume_writing(self) -> None:
-        """Buffer below its low-water mark again: disarm the stall timer, call ``on_drained`` soon."""
+        """Buffer below its low-water mark: disarm the stall timer, call ``on_drained`` soon."""
         super().resume_writing()
         if self._stall is not None:
             self._stall.cancel()
@@ -116,7 +116,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.loop.call_later(CLOSE_GRACE, self.transport.abort)
 
     def keepalive_timeout(self) -> None:
-        """No pong in time: uvicorn fails it with 1011; abort if not drained within ``CLOSE_GRACE`` s."""
+        """No pong in time: uvicorn fails it (1011); abort if not drained in ``CLOSE_GRACE`` s."""
         super().keepalive_timeout()
         self._abort_later()
 
@@ -126,8 +126,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self._abort_later()
 
     def handle_parser_exception(self) -> None:
-        """A malformed frame (1002) or a message over ``max_size`` (1009): closed, then aborted if not
-        drained within ``CLOSE_GRACE`` s."""
+        """A malformed frame (1002) or a message over ``max_size`` (1009): closed, then aborted if
+        not drained within ``CLOSE_GRACE`` s."""
         super().handle_parser_exception()
         self._abort_later()
 

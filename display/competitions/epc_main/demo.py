@@ -73,6 +73,8 @@ class Weekend:
         return answer
 
     async def push(self, tid: str, player: str, machine: str, score: int) -> None:
+        """One score from ``tid``'s steward under a fresh Idempotency-Key; a refusal is kept in
+        ``result.refused`` and printed, not raised. Sleeps ``pace`` seconds after."""
         key = f"{tid}-{player}-{machine}-{self.rng.random()}"
         self.client.steward_token = self.stewards[tid]
         refused = await self.client.push(tid, player, machine, score, key)
@@ -83,6 +85,7 @@ class Weekend:
             await asyncio.sleep(self.pace)
 
     async def views(self, tid: str) -> dict[str, Doc]:
+        """Every view of ``tid`` as the server has it now, by name."""
         return await self.client.views(tid)
 
     async def create(self, wanted: str, name: str, fmt: str, settings: FormatSettings) -> str:
@@ -94,6 +97,9 @@ class Weekend:
     # ---- the EPC main tournament ----
 
     async def qualifying(self, prefix: str, players: int, seed: int) -> tuple[str, dict[str, str]]:
+        """EPC qualifying (EPC 2009, EPC Qualifying): ``players`` invented players' six games and
+        jokers (``plan_epc`` with ``seed``) pushed one by one. Returns (tournament id, player names
+        by number)."""
         plan = plan_epc(players, len(MACHINES), seed)
         tid = await self.create(f"{prefix}-main", "EPC 2009", "epc-main", {})
         roster = [{"number": n, "name": name} for n, name in plan.players.items()]
@@ -125,6 +131,8 @@ class Weekend:
             await self.td(tid, "playoffs", {"tie": "qualifying", "order": order})
 
     async def quarterfinals(self, tid: str) -> None:
+        """The quarter-finals (EPC 2009, EPC Quarter-Finals): group B plays round 1, then group A;
+        in each one qualifier does not re-register, so the stand-bys ranked 33rd and 34th play."""
         await self.settle_qualifying_ties(tid)
         ids = [m.id for m in MACHINES[:8]]
         await self.td(tid, "stage", {"stage": "quarterfinal", "machines": ids})
@@ -146,6 +154,8 @@ class Weekend:
             await self.play_round(tid, "B" if rnd == 1 else "A")
 
     async def play_round(self, tid: str, group: str) -> None:
+        """Every pair of quarter-final ``group`` ("A" or "B") plays two games on each of its
+        machines, taking turns to go first (EPC 2009, EPC Quarter-Finals)."""
         qf = (await self.views(tid))["quarterfinal"]
         kit = {m.id: m for m in MACHINES}
         for pair in sorted(qf["pairs"].values(), key=lambda p: p["order"]):
@@ -170,6 +180,8 @@ class Weekend:
             await self.playoff_if_tied(tid, view, key, key)
 
     async def playoff_if_tied(self, tid: str, view: str, key: str, tie: str) -> None:
+        """If game ``key`` of view ``view`` reports a tie that matters, the TD records a play-off
+        for ``tie`` in a shuffled order."""
         game = (await self.views(tid))[view]["games"][key]
         if game.get("tie"):
             order = list(game["players"])
@@ -177,6 +189,8 @@ class Weekend:
             await self.td(tid, "playoffs", {"tie": tie, "order": order})
 
     async def epc_finals(self, tid: str, names: dict[str, str]) -> list[str]:
+        """The semi-finals and finals (EPC 2009, EPC Semi-Finals; EPC Finals: the game for
+        5th-8th, then the Grand Final). Returns the eight semi-finalists."""
         ids = [m.id for m in MACHINES[:4]]
         await self.td(tid, "stage", {"stage": "semifinal", "machines": {"A": ids[0], "B": ids[1]}})
         await self.four_player_games(tid, "semifinal", ("A", "B"))
@@ -196,6 +210,8 @@ class Weekend:
     # ---- the Classic and the kids ----
 
     async def classic_qualifying(self, prefix: str, epc_names: dict[str, str]) -> str:
+        """EPC Classic qualifying (EPC 2009, EPC Classic Tournament): 160 games on eight machines,
+        Paragon replaced by Eight Ball Deluxe after 20, then qualifying closed. Returns its id."""
         order = {"machine_order": [m.id for m in CLASSIC_MACHINES]}  # machines 1-8 as numbered
         tid = await self.create(f"{prefix}-classic", "EPC Classic", "epc-classic", order)
         entrants = dict(list(epc_names.items())[:25])  # EPC players may enter; numbers kept
@@ -222,6 +238,8 @@ class Weekend:
         return tid
 
     async def classic_finals(self, tid: str, semifinalists: list[str]) -> None:
+        """The Classic semi-finals and final, EPC semi-finalists forfeiting their places (EPC
+        2009, EPC Classic Tournament, "their Classic Tournament place will be forfeit")."""
         players = (await self.views(tid))["players"]
         epc = [p for p in semifinalists if p in players]
         await self.client.must("POST", f"/api/t/{tid}/settings", {"settings": {"epc_players": epc}})
@@ -253,6 +271,8 @@ class Weekend:
         self.echo(f"Classic winner: #{winner} {players[winner]['name']}")
 
     async def kids(self, prefix: str, day: str) -> None:
+        """One UK Pinball Kids Tournament on ``day`` ("Saturday", "Sunday"): 40 entries on one
+        machine, then closed; its three trophies kept (EPC 2009, UK Pinball Kids Tournament)."""
         tid = await self.create(f"{prefix}-kids-{day.lower()[:3]}", f"Kids {day}", "epc-kids", {})
         roster = [{"number": str(300 + i), "name": f"{k} ({day[:3]})"} for i, k in enumerate(KIDS)]
         await self.client.must("POST", f"/api/t/{tid}/players", {"players": roster})

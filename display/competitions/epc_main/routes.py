@@ -47,29 +47,45 @@ class StageIn(Body):
 
 
 class PairsIn(Body):
+    """Quarter-final partners by seed, ``[[seed, seed], …]`` (EPC 2009, EPC Quarter-Finals)."""
+
     pairs: list[list[int]] = Field(min_length=1, max_length=512)
 
 
 class RegistrationIn(Body):
+    """A qualifier or stand-by re-registered for quarter-final ``round`` 1 or 2 (``present`` False
+    takes the mark back) (EPC 2009, EPC Quarter-Finals)."""
+
     player: Id
     round: int = Field(ge=1, le=2)
     present: bool = True
 
 
 class RoundIn(Body):
+    """Quarter-final ``round`` 1 (group B) or 2 (group A) starts: each vacancy goes to the next
+    stand-by present (EPC 2009, EPC Quarter-Finals)."""
+
     round: int = Field(ge=1, le=2)
 
 
 class PlayoffIn(Body):
+    """The tied players of ``tie`` (``PLAYOFF_TIES``: "qualifying", "quarterfinal" or a four-player
+    game's key) in their play-off order, best first."""
+
     tie: str = Field(max_length=20)
     order: list[Id] = Field(min_length=1, max_length=64)
 
 
 class CloseIn(Body):
+    """Nothing: Classic or Kids qualifying closes now."""
+
     pass
 
 
 class FaultIn(Body):
+    """A Classic machine fault: ``repairable`` (scores stand), else closed, or replaced when it
+    has fewer than 10 scores and a ``replacement`` is given (EPC 2009, EPC Classic Tournament)."""
+
     machine: Id
     repairable: bool = False
     replacement: Id | None = None
@@ -84,6 +100,9 @@ class ReopenIn(Body):
 
 
 class ReseedIn(Body):
+    """Why the quarter-finals' seeding is made again from the qualifying standings as they are now
+    (EPC 2009, EPC Quarter-Finals; for the audit page)."""
+
     reason: str = Field(min_length=1, max_length=200)
 
 

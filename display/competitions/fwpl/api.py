@@ -73,7 +73,8 @@ class NightIn(Body):
 
 
 class GameRef(Body):
-    """Which game: ``week`` of the season (FWPL 3.1), ``group`` of the night (4.2), ``game_no`` of the match (4)."""
+    """Which game: ``week`` of the season (FWPL 3.1), ``group`` of the night (4.2), ``game_no`` of
+    the match (4)."""
 
     week: WeekNo
     group: GroupNo
@@ -96,9 +97,9 @@ class Compensatory(Body):
 
 
 class Lines(Body):
-    """A whole game's lines: ``scores`` names every player of the group (null: a forfeit, FWPL
-    2.4), ``playoff`` the one-ball playoff order of tied scores, winner first (3.2), ``penalties``
-    (8.1, 8.2-8.5, 8.7), ``late`` arrivals who joined the game (2.3), ``compensatory`` games (7.3)."""
+    """A whole game's lines: ``scores`` names every player of the group (null: a forfeit, FWPL 2.4),
+    ``playoff`` the one-ball playoff order of tied scores, winner first (3.2), ``penalties`` (8.1,
+    8.2-8.5, 8.7), ``late`` arrivals who joined the game (2.3), ``compensatory`` games (7.3)."""
 
     scores: dict[Id, Json] = Field(description="every player: a score, or null for a forfeit")
     playoff: list[Id] = Field(default_factory=list, max_length=4)
@@ -162,7 +163,7 @@ class OffenceIn(Body):
 
 
 class CloseIn(Body):
-    """TD: close league night ``week`` once every group has played its games; its match bonus is final (FWPL 3.3)."""
+    """TD: close night ``week`` once every group has played; its match bonus is final (FWPL 3.3)."""
 
     week: WeekNo
 
@@ -177,8 +178,8 @@ class DrawIn(Body):
 
 
 class PlayoffsIn(Body):
-    """TD: start the playoffs: the cut and divisions from the season table (FWPL 6.1, 6.2), less the
-    players ``withdrawn`` beforehand (6.6); ``tiebreaks``: each tie at the cut line's order, best first."""
+    """TD: start the playoffs, cut and divided by the season table (FWPL 6.1, 6.2), without the
+    players ``withdrawn`` (6.6); ``tiebreaks``: the play-off order of each tie at a cut line."""
 
     withdrawn: list[Id] = Field(default_factory=list, max_length=2000)
     tiebreaks: list[list[Id]] = Field(default_factory=list, max_length=100)
@@ -200,14 +201,15 @@ class MatchIn(MatchRef):
 
 
 class PlayoffPickIn(MatchRef):
-    """A playoff game's machine, picked by the loser of the game before (FWPL 6.4); ``game_no`` 1 to 3."""
+    """A playoff game's machine (``game_no`` 1-3), picked by the last game's loser (FWPL 6.4)."""
 
     game_no: Annotated[int, Field(ge=1, le=3)]
     machine: Id
 
 
 class PlayoffGameIn(MatchRef, Lines):
-    """A playoff game's lines (``Lines``), scored 4-2-1-0 without bonus points (FWPL 6.3); ``game_no`` 1 to 3."""
+    """A playoff game's lines (``Lines``), scored 4-2-1-0 without bonus points (FWPL 6.3);
+    ``game_no`` 1 to 3."""
 
     game_no: Annotated[int, Field(ge=1, le=3)]
     machine: Id | None = None
