@@ -73,6 +73,7 @@ class StatusIn(Body):
 
 
 def pins(request: Request) -> PlayerPins:
+    """The players' PINs (``PlayerPins``) in the server's Redis, under its key prefix."""
     auth = services(request).auth
     return PlayerPins(auth.redis, auth.prefix)
 

@@ -67,15 +67,20 @@ class CorrectIn(Body):
 
 
 class ReasonIn(Body):
+    """Why a score is voided or a player withdrawn (1-200 characters), for the audit page."""
+
     reason: str = Reason
 
 
 class PlayerSignIn(Body):
+    """A player's sign-in on their phone: their number and the PIN the TD issued them."""
+
     player: Id
     pin: str = Field(min_length=1, max_length=20)
 
 
 def seq_param(request: Request) -> int:
+    """The path's ``{seq}``, a record number. Raises ApiError 404 ``unknown_record`` otherwise."""
     raw = request.path_params["seq"]
     seq = version_number(raw)
     if seq is None:

@@ -235,6 +235,7 @@ class HallSim:
 
     @property
     def finished(self) -> bool:
+        """True once every planned game has been played."""
         return not any(self.pending.values())
 
     def busy(self, queues: Doc) -> set[str]:
@@ -266,9 +267,11 @@ class HallSim:
         return minutes * self.rng.uniform(0.75, 1.35)
 
     def started(self, machine: str, minutes: float) -> None:
+        """A game of ``minutes`` began on ``machine``: it ends that many ticks on, 2 at least."""
         self.ends[machine] = self.tick + max(2, round(minutes * TICKS_PER_MINUTE))
 
     def over(self, machine: str) -> bool:
+        """True once the game on ``machine`` has run its length (False when none is running)."""
         return self.ends.get(machine, 10**9) <= self.tick
 
 
@@ -314,6 +317,7 @@ class HallRun:
         self.run = secrets.token_hex(4)  # a run's queue calls must not replay an earlier run's
 
     def key(self, what: str) -> str:
+        """A fresh Idempotency-Key for this run's next call named ``what``."""
         self.calls += 1
         return f"{self.tid}-{self.run}-{what}{self.calls}"
 
@@ -351,6 +355,9 @@ class HallRun:
                 self.result.refused.append(f"#{game.player} queueing for {game.machine}: {refused}")
 
     async def start(self, machine: str, player: str | None) -> None:
+        """The TD starts the game of ``player`` (None: the queue's next) on ``machine``, dated
+        back by its length; refused, the player gives the turn up so the machine does not wait
+        for ever."""
         minutes = self.sim.length(machine)
         when = (datetime.now(UTC) - timedelta(minutes=minutes)).isoformat()
         body = {"started_at": when, **({"player": player} if player else {})}
@@ -365,6 +372,8 @@ class HallRun:
             self.sim.started(machine, minutes)
 
     async def score(self, machine: str, player: str) -> None:
+        """The game on ``machine`` ended: the steward pushes the planned score of ``player`` under a
+        key of its own (a later run pushes it once); a game the plan lacks gives the turn up."""
         self.sim.ends.pop(machine, None)
         todo = self.sim.pending.get(player) or []
         game = todo.pop(0) if todo and todo[0].machine == machine else None

@@ -85,12 +85,15 @@ class MachinesKind:
     name = "machines"
 
     def create(self, record: Record) -> HallTournament:
+        """``tournament_created`` -> the empty tournament and its hall. Raises SettingsError."""
         settings, hall = split_settings(record.get("settings"))
         tournament = new_tournament(FORMATS[record["format"]], settings)
         hall_settings = HallSettings() if hall is None else HallSettings().changed(hall)
         return HallTournament.of(tournament, Hall(settings=hall_settings))
 
     def apply(self, state: Tournament, seq: int, record: Record) -> tuple[HallTournament, Touched]:
+        """``record`` applied at ``seq`` -> (new state, views touched) (module docstring's table).
+        Raises the rules' ScoringError; ValueError for a record type this kind does not know."""
         hall_state, kind = as_hall(state), record["type"]
         if kind == "player_added":
             p = record["player"]
@@ -161,10 +164,12 @@ class MachinesKind:
         return fresh if seq is None else prune(fresh, seq)
 
     def view_names(self, state: Tournament) -> Iterable[str]:
+        """Views tournament, machines, players, standings, queues, and ``machine/<id>`` for each."""
         yield from ("tournament", "machines", "players", "standings", "queues")
         yield from (f"machine/{m}" for m in state.machines)
 
     def view(self, state: Tournament, meta: Mapping[str, str], name: str) -> Doc | None:
+        """View ``name`` of ``state`` (``meta``: the tournament's id and name), or None."""
         hall_state = as_hall(state)
         if name == "standings":
             return views.standings_view(hall_state.standings)

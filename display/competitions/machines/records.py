@@ -63,12 +63,14 @@ def need(record: Record, key: str) -> str:
 
 
 def known_machine(state: HallTournament, machine: str) -> str:
+    """``machine`` if the tournament has it. Raises UnknownMachine."""
     if machine not in state.machines:
         raise UnknownMachine(f"There is no machine {machine} in this tournament.")
     return machine
 
 
 def known_player(state: HallTournament, player: str) -> str:
+    """``player`` if registered in the tournament. Raises UnknownPlayer."""
     if player not in state.players:
         raise UnknownPlayer(f"No player number {player} is registered in this tournament.")
     return player
@@ -93,10 +95,12 @@ def with_hall(state: HallTournament, **changes: Unpack[HallChanges]) -> HallTour
 
 
 def with_queue(state: HallTournament, machine: str, queue: Queue) -> HallTournament:
+    """``state`` with ``machine``'s queue replaced by ``queue``."""
     return with_hall(state, queues={**state.hall.queues, machine: queue})
 
 
 def frozen(hall: Hall, machine: str) -> bool:
+    """True when ``machine`` is out of order, closed or replaced: its queue calls no one."""
     return hall.status(machine).status != "in_service"
 
 

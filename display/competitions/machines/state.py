@@ -164,9 +164,11 @@ class Hall:
     wiped: Mapping[int, int] = field(default_factory=dict)
 
     def status(self, machine: str) -> MachineState:
+        """``machine``'s status; in service when none was recorded."""
         return self.machines.get(machine) or MachineState()
 
     def queue(self, machine: str) -> Queue:
+        """``machine``'s queue; empty when none was recorded."""
         return self.queues.get(machine) or Queue()
 
 
