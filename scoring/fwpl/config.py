@@ -25,6 +25,7 @@ JoinerMissedNights = Literal["not_absences", "absences"]
 ForfeitedSeason = Literal["unranked", "ranked", "removed"]
 GroupTable = Literal["table", "one_three"]
 LadderTies = Literal["previous", "initial", "name"]
+DeadMachine = Literal["replay_all", "keep_finished"]
 PlayoffCut = Literal["table", "formula"]
 SmallLeague = Literal["final_of_4", "none"]
 LargeLeague = Literal["extend", "error"]
@@ -112,6 +113,15 @@ class FwplConfig:
     ``ladder_ties``: FWPL 4.3, equal season points in the ladder. ``"previous"`` (default): the
     order of the previous week's ladder stands, so ties go back to the IFPA seeding of week 1;
     ``"initial"``: the week-1 order directly; ``"name"``: alphabetical.
+
+    ``dead_machine``: FWPL 7.3, a machine on which "play cannot be continued" mid-game.
+    ``"replay_all"`` (default): as written, "the entire game is replayed immediately on a machine
+    designated by the LO"; the scores already entered are kept, voided, beside the replay. The
+    text keeps them for one case only ("if the machine is brought back into service and affected
+    players replay"), which is a correction the LO enters. ``"keep_finished"``: the IFPA/PAPA
+    reading of a failure in a multi-player game: players whose game was over (their score is
+    entered) keep it and their place is settled by it; only the rest replay, on the machine the
+    LO names, and the game is scored over the kept and the replayed scores together.
     """
 
     games_per_match: int = 4
@@ -129,6 +139,7 @@ class FwplConfig:
     forfeited_season: ForfeitedSeason = "unranked"
     group_table: GroupTable = "table"
     ladder_ties: LadderTies = "previous"
+    dead_machine: DeadMachine = "replay_all"
 
     def __post_init__(self) -> None:
         games = whole_number("games_per_match", self.games_per_match, 1, 20)
@@ -150,6 +161,7 @@ class FwplConfig:
             ("forfeited_season", ForfeitedSeason),
             ("group_table", GroupTable),
             ("ladder_ties", LadderTies),
+            ("dead_machine", DeadMachine),
         ):
             _choose(self, name, get_args(options))
 

@@ -180,11 +180,13 @@ def choose(
     seq: int,
     who: str | None,
     where: str,
+    unplayable: Collection[str] = (),
 ) -> Slot:
     """The open ``slot`` with ``machine`` picked for it at entry ``seq`` by ``who`` (FWPL 5,
     5.1, 6.4): one of the league's machines, not one the group played tonight (``played``), not
     one another group (``others``, their open games) is playing unless on ball 3, or already
-    waiting for, unless nothing else is left. A slot that has scores already keeps its machine.
+    waiting for, unless nothing else is left; the machines ``unplayable`` tonight (7.3) are not
+    there to choose. A slot that has scores already keeps its machine.
     Raises UnknownMachine, MachineNotAllowed."""
     if machine not in league.machines:
         raise UnknownMachine(f"Machine {machine} is not one of this league's machines.")
@@ -194,9 +196,8 @@ def choose(
             "correct those first."
         )
     state, awaited = busy(others)
-    check_pick(
-        machine, list(league.machines), [s.machine for s in played if s.machine], state, awaited
-    )
+    machines = [m for m in league.machines if m not in unplayable]
+    check_pick(machine, machines, [s.machine for s in played if s.machine], state, awaited)
     return replace(slot, machine=machine, chosen_at=seq, picked_by=who, last_ball=False)
 
 
@@ -209,6 +210,7 @@ def settle(
     seq: int,
     who: str | None,
     where: str,
+    unplayable: Collection[str] = (),
 ) -> Slot:
     """The open ``slot`` ready for scores on ``machine`` (FWPL 5, 5.1): the machine assigned or
     picked for it must be the one named (None: whichever it is); with none chosen yet, naming
@@ -216,7 +218,7 @@ def settle(
     if slot.machine is None:
         if machine is None:
             raise MachineNotAllowed(f"Nobody has picked the machine for {where} yet; name it.")
-        return choose(league, slot, machine, played, others, seq, who, where)
+        return choose(league, slot, machine, played, others, seq, who, where, unplayable)
     if machine is not None and machine != slot.machine:
         name = league.machines.get(slot.machine, slot.machine)
         raise MachineNotAllowed(

@@ -42,7 +42,9 @@ class Slot:
     waits); ``picked_by``: who chose it; ``lines``: scores entered; ``playoff``: one-ball
     play-off order (FWPL 3.2); ``last_ball``: the group is on ball 3 (FWPL 5: others may pick
     this machine); ``version``: seq of the last entry that set or changed a played game's result
-    (the one that completed it, a correction, a penalty), which a correction names."""
+    (the one that completed it, a correction, a penalty), which a correction names; ``dead``:
+    machines this game was on when play could not continue (FWPL 7.3), in order; ``voided``:
+    the scores entered on them, kept for the record and counted nowhere."""
 
     machine: str | None = None
     chosen_at: int = 0
@@ -51,6 +53,8 @@ class Slot:
     playoff: tuple[str, ...] = ()
     last_ball: bool = False
     version: int = 0
+    dead: tuple[str, ...] = ()
+    voided: tuple[GameScore, ...] = ()
 
     def game(self) -> Game:
         """The slot as a ``Game`` to score (FWPL 3.2); no machine yet is the empty name."""
@@ -79,7 +83,8 @@ class Group:
 class Night:
     """One league night (FWPL 3.1, 5). ``seed`` drew the first machines; ``absent``: announced
     absences, left out of the groups (3.1); ``third_offence``: players the LO ruled an automatic
-    third offence (8.5)."""
+    third offence (8.5); ``unplayable``: machines declared unplayable for the rest of the night
+    (7.3)."""
 
     week: int
     seed: int
@@ -87,6 +92,7 @@ class Night:
     groups: tuple[Group, ...]
     closed: bool = False
     third_offence: frozenset[str] = frozenset()
+    unplayable: frozenset[str] = frozenset()
 
     def week_data(self) -> Week:
         """The night as the season table reads it (FWPL 3.1, 8.5)."""

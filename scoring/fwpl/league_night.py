@@ -19,6 +19,10 @@ Rule text: FWPL rules (Flip Well Pinball League), sections as cited. In short:
 - 8.1-8.7: a penalty falls on a played game's line; without a game, a serious penalty falls on
   the game where the player has the most league points (8.5); the LO may rule an automatic
   third offence (8.5);
+- 7.3: a machine on which play cannot continue is declared dead in one entry: it is unplayable
+  for the rest of the night, and the game is replayed at once on the machine the LO names (every
+  player, or with ``dead_machine: keep_finished`` those whose score is not in yet); the scores
+  entered on the dead machine are kept as voided;
 - 3.3 and 4.3: a night closes once every group has played its games; the match bonus is then
   final and the next week's ladder follows.
 """
@@ -40,7 +44,7 @@ from scoring.fwpl.entry import (
     score_line,
     settle,
 )
-from scoring.fwpl.errors import NotInGroup
+from scoring.fwpl.errors import MachineNotAllowed, NotInGroup
 from scoring.fwpl.flow import first_machines
 from scoring.fwpl.games import serious_penalty_game
 from scoring.fwpl.ladder import split_groups
@@ -246,15 +250,64 @@ def next_game(league: League, player: str) -> GameAt:
     raise NotInGroup(f"Player {player} is not in any group of week {night.week}.")
 
 
+def check_playable(league: League, night: Night, machine: str) -> None:
+    """Raise MachineNotAllowed if ``machine`` was declared unplayable tonight (FWPL 7.3: "for the
+    rest of the meet"), UnknownMachine if it is not one of the league's."""
+    if machine not in league.machines:
+        raise UnknownMachine(f"Machine {machine} is not one of this league's machines.")
+    if machine in night.unplayable:
+        raise MachineNotAllowed(
+            f"{league.machines[machine]} was declared unplayable tonight (FWPL 7.3); "
+            "choose another machine."
+        )
+
+
+def machine_died(league: League, seq: int, at: GameAt, machine: str, replay_on: str) -> League:
+    """Play cannot continue on ``machine``, the machine of the game ``at`` (``next_game_at``),
+    at entry ``seq`` (FWPL 7.3): it is "declared unplayable for the rest of the meet", and "the
+    entire game is replayed immediately on a machine designated by the LO", ``replay_on``. The
+    scores entered so far are kept as voided (``Slot.voided``); with ``dead_machine:
+    keep_finished`` (the IFPA/PAPA reading) they stay and only the players without a score
+    replay. The replay is entered as any game (whole or one line at a time). Raises
+    MachineNotAllowed (no machine chosen yet, another machine, ``replay_on`` the dead machine or
+    another unplayable one), UnknownMachine."""
+    group, night, where = at.group, at.night, at.where(at.number)
+    slot = group.open
+    if slot.machine is None:
+        raise MachineNotAllowed(f"Nobody has picked the machine for {where} yet.")
+    if machine != slot.machine:
+        raise MachineNotAllowed(
+            f"{where} is being played on {league.machines.get(slot.machine, slot.machine)}, "
+            f"not {league.machines.get(machine, machine)}."
+        )
+    dead = replace(night, unplayable=night.unplayable | {machine})
+    check_playable(league, dead, replay_on)
+    keep = league.config.dead_machine == "keep_finished"
+    replay = replace(
+        slot,
+        machine=replay_on,
+        chosen_at=seq,
+        last_ball=False,
+        lines=slot.lines if keep else (),
+        playoff=slot.playoff if keep else (),
+        dead=(*slot.dead, machine),
+        voided=slot.voided if keep else (*slot.voided, *slot.lines),
+    )
+    at = GameAt(dead, at.index, at.number)
+    return _with_group(league, at, replace(group, open=replay))
+
+
 def pick_machine(league: League, seq: int, at: GameAt, machine: str) -> League:
     """``machine`` picked at entry ``seq`` for the game ``at`` (``next_game_at``): by the last
     placed player of the previous game (FWPL 5), or a replacement for an unplayable machine
-    (5.1). Raises what ``entry.choose`` raises."""
+    (5.1); not one declared unplayable tonight (7.3). Raises what ``entry.choose`` and
+    ``check_playable`` raise."""
     group = at.group
+    if machine in league.machines:
+        check_playable(league, at.night, machine)
     who = _previous_picker(league, group) if group.games else group.open.picked_by
-    slot = choose(
-        league, group.open, machine, group.games, at.others(), seq, who, at.where(at.number)
-    )
+    slot = choose(league, group.open, machine, group.games, at.others(), seq, who,
+                  at.where(at.number), at.night.unplayable)  # fmt: skip
     return _with_group(league, at, replace(group, open=slot))
 
 
@@ -276,9 +329,12 @@ def record_game(
     by one for that game. Raises NotInGroup, MachineNotAllowed, UnknownMachine, InvalidScore,
     PlayoffNeeded (equal scores without the one-ball play-off order, 3.2)."""
     group = at.group
+    if group.open.machine is None and machine is not None and machine in league.machines:
+        check_playable(league, at.night, machine)
     slot = replace(group.open, lines=())
     slot = settle(league, slot, machine, group.games, at.others(), seq,
-                  _previous_picker(league, group), at.where(at.number))  # fmt: skip
+                  _previous_picker(league, group), at.where(at.number),
+                  at.night.unplayable)  # fmt: skip
     lines = game_lines(entry, group.players, f"group {at.index + 1}")
     return _finish(league, at, replace(slot, lines=lines, playoff=entry.playoff), seq)
 
@@ -304,8 +360,10 @@ def record_line(
         raise NotInGroup(
             f"Player {player} already has a score in {where}; enter the whole game to replace it."
         )
+    if group.open.machine is None and machine is not None and machine in league.machines:
+        check_playable(league, at.night, machine)
     slot = settle(league, group.open, machine, group.games, at.others(), seq,
-                  _previous_picker(league, group), where)  # fmt: skip
+                  _previous_picker(league, group), where, at.night.unplayable)  # fmt: skip
     slot = replace(
         slot, lines=(*slot.lines, score_line(player, line)), playoff=playoff or slot.playoff
     )

@@ -6,6 +6,7 @@ bracket shows PAPA points and who goes through (6.3)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.async_api import expect
@@ -59,6 +60,47 @@ async def test_the_groups_board_and_tonight_follow_the_night_live(
     await expect(group.locator('.fwpl-nt-row[data-player="9"] .tot')).to_have_text("8")
     await expect(group.locator('.fwpl-nt-row[data-player="9"] .g').first).to_have_text("8★")
     await expect(group.locator(".meta")).to_have_text("1 of 4 games")
+
+
+async def test_a_dead_machine_shows_replay_pending_until_the_replay_is_in(
+    api: Api, server: str, new_page: NewPage, tmp_path: Path
+) -> None:
+    """FWPL 7.3: the TD declares the group's machine dead and names the replay's machine; the
+    board and the phones say "replay pending" until the replay is in."""
+    await league(api, "fd5", TEN)
+    groups = (await start(api, "fd5", 1))["groups"]
+    dead = groups["1"]["machine"]
+    taken = {g["machine"] for g in groups.values()}  # the LO names one no group is on
+    other = next(m for m in ("m1", "m2", "m3", "m4", "m5", "m6") if m not in taken)
+    page = await new_page(HALL)
+    await page.goto(f"{server}/t/fd5/display?views=fwpl_groups&seconds=600")
+    card = page.locator('.fwpl-card[data-group="1"]')
+    ref = {"week": 1, "group": 1, "game_no": 1}
+    lines = {**ref, "machine": dead, "lines": [{"player": "4", "score": 1234567}]}
+    assert (await api.post("/api/t/fd5/league/scores", lines)).status_code == 201
+    await expect(card.locator('.fwpl-order[data-player="4"] .entered')).to_have_text("1,234,567")
+    body = {**ref, "machine": dead, "replay_on": other, "reason": "reset on ball 2"}
+    assert (await api.post("/api/t/fd5/league/dead-machines", body)).status_code == 201
+    await expect(card.locator(".fwpl-machine")).to_have_text(f"Machine {other[1:]}replay pending")
+    await expect(card.locator(".fwpl-dead")).to_have_text(
+        f"Machine {dead[1:]} died · scores there void"
+    )
+    await expect(card.locator('.fwpl-order[data-player="4"] .entered')).to_have_text("")
+    for width, height in ((1920, 1080), (1280, 720)):
+        await page.set_viewport_size({"width": width, "height": height})
+        await page.screenshot(path=str(tmp_path / f"dead-{width}.png"))
+    phone = await new_page(PHONE)
+    await phone.goto(f"{server}/t/fd5/league")
+    await phone.click("#tab-tonight")
+    status = phone.locator('.card[data-group="1"] .status-line')
+    await expect(status).to_have_text(
+        f"Game 1 on Machine {other[1:]} (replay pending: Machine {dead[1:]} died)"
+    )
+    await phone.screenshot(path=str(tmp_path / "dead-390.png"))
+    game = {**ref, "scores": {"9": 1000, "4": 600, "2": 300, "8": 200}}
+    assert (await api.post("/api/t/fd5/league/games", game)).status_code == 201
+    await expect(card.locator(".fwpl-flag.replay")).to_have_count(0)
+    await expect(status).not_to_contain_text("replay pending")
 
 
 async def test_match_bonus_season_table_and_the_league_page(

@@ -51,7 +51,9 @@ COMPETITION = Competition(
     pages={"fwpl-league": (Page("League", "league"), Page("Group entry", "league-entry"))},
     players_page={"fwpl-league": "league"},
     templates=TEMPLATES,
-    reason_required=frozenset({"game_corrected", "penalty_recorded", "third_offence_recorded"}),
+    reason_required=frozenset(
+        {"game_corrected", "penalty_recorded", "third_offence_recorded", "machine_died"}
+    ),
     versioned_paths=(r"/league/corrections$",),
     demos=("display.competitions.fwpl.demo:fwpl",),
     commands=("display.competitions.fwpl.offline:league",),

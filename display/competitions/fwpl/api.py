@@ -89,6 +89,15 @@ class PickIn(GameRef):
     reason: str | None = Field(None, max_length=200)
 
 
+class DeathIn(GameRef):
+    """FWPL 7.3: play cannot continue on ``machine`` (the game's); the game is replayed on
+    ``replay_on``, the machine the LO names."""
+
+    machine: Id
+    replay_on: Id
+    reason: Reason
+
+
 class Compensatory(Body):
     """FWPL 7.3: the compensatory game's displayed score, less the points the LO subtracts."""
 
@@ -364,6 +373,7 @@ routes = [
     _route("nights", record_endpoint(NightIn, "night_started", td_only=True, seeded=True)),
     _route("picks", record_endpoint(PickIn, "machine_picked")),
     _route("last-ball", record_endpoint(GameRef, "last_ball_reached")),
+    _route("dead-machines", record_endpoint(DeathIn, "machine_died", td_only=True)),
     _route("games", _game(GameIn, "game_recorded")),
     _route("scores", add_lines),
     _route("corrections", _game(CorrectionIn, "game_corrected", td_only=True, versioned=True)),

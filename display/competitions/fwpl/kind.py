@@ -20,6 +20,8 @@ never land on another game.
 | night_started              | week, seed, absent [numbers], sizes? (3.1, 4.1-4.3, 5)  | night/<week>, season, …       |
 | machine_picked             | week, group, game_no, machine, reason? (5, 5.1)         | night/<week>                  |
 | last_ball_reached          | week, group, game_no (5: others may pick the machine)   | night/<week>                  |
+| machine_died               | week, group, game_no, machine, replay_on, reason (7.3:  | night/<week>                  |
+|                            | unplayable tonight, the game replayed on replay_on)     |                               |
 | game_recorded              | week, group, game_no, machine, scores {number: score or | night/<week>, season,         |
 |                            | null}, playoff [order]?, penalties {number: kind}?,     | standings                     |
 |                            | late [numbers]?, compensatory {number: {score,          |                               |
@@ -71,6 +73,7 @@ TABLE = {"season", "standings"}
 NIGHT_RECORDS: Mapping[str, records.Handler] = {
     "machine_picked": records.pick_machine,
     "last_ball_reached": records.reach_last_ball,
+    "machine_died": records.machine_died,
     "game_recorded": records.record_game,
     "game_corrected": records.correct_game,
     "penalty_recorded": records.record_penalty,

@@ -2,18 +2,24 @@
 5.2). Reshapes ``scoring.fwpl`` results; decides no rule.
 
 ```
-{"week": 3, "closed": true?, "absent": ["17"]?,
+{"week": 3, "closed": true?, "absent": ["17"]?, "unplayable": ["tz"]?,
  "groups": {"1": {
     "players": {"<number>": {"seed": 1, "points": 21, "bonus": 1?, "total": 22, "place": 1?,
                              "played": 4, "forfeits": 0?, "excluded": true?, "order": 2?}},
     "games": {"1": {"machine": "tz", "picked_by": "4"?, "version": 57,
                     "rows": {"<number>": {"score": 123?, "final": 92.25?, "place": 1?, "points": 8,
                                           "bonus": 1?, "forfeit": true?, "penalty": "…"?,
-                                          "late": true?, "compensatory": 500?}}}},
+                                          "late": true?, "compensatory": 500?}},
+                    "dead": ["tz"]?, "voided": {"<number>": {"score": 1?, "forfeit": true?}}?}},
     "game_no": 3?, "machine": "afm"?, "picked_by": "2"?, "picker": "2"?, "allowed": ["tz"]?,
     "waiting": true?, "last_ball": true?, "entered": {"<number>": {"score": 1?, "forfeit": true?}}?,
-    "complete": true?}}}
+    "replay_pending": true?, "dead": ["tz"]?, "voided": {…}?, "complete": true?}}}
 ```
+
+``replay_pending``: the next game's machine died mid-game (FWPL 7.3) and its replay on
+``machine`` is not in yet; ``dead`` the machines the game was on when play could not continue,
+``voided`` the scores entered on them (kept, counted nowhere); a night's ``unplayable`` machines
+may not be chosen again tonight.
 
 ``order`` is the play order of the group's next game (FWPL 5.2); ``picker`` who picks its machine
 (FWPL 5); ``allowed`` the machines they may pick now (absent once chosen); ``waiting`` the machine
@@ -28,6 +34,7 @@ from display.competitions.docs import compact
 from display.types import Doc
 from scoring.fwpl import GameResult, allowed_machines, final_score, play_order
 from scoring.fwpl.entry import busy, picker
+from scoring.fwpl.games import GameScore
 from scoring.fwpl.league import Group, League, Night, Slot, result
 from scoring.rounding import points_json
 
@@ -57,12 +64,12 @@ def game_rows(slot: Slot, scored: GameResult) -> Doc:
     return rows
 
 
-def _entered(slot: Slot) -> Doc | None:
-    if not slot.lines:
+def _entered(lines: tuple[GameScore, ...]) -> Doc | None:
+    if not lines:
         return None
     return {
         line.player: compact({"score": line.score, "forfeit": True if line.score is None else None})
-        for line in slot.lines
+        for line in lines
     }
 
 
@@ -78,13 +85,17 @@ def _open(league: League, night: Night, index: int, group: Group, done: list[Gam
         "machine": slot.machine,
         "picked_by": slot.picked_by,
         "last_ball": True if slot.last_ball else None,
-        "entered": _entered(slot),
+        "entered": _entered(slot.lines),
+        "replay_pending": True if slot.dead else None,
+        "dead": list(slot.dead) or None,
+        "voided": _entered(slot.voided),
     }
     if slot.machine is None:
         info["picker"] = picker(previous)
         state, awaited = busy(others)
         played = [s.machine for s in group.games if s.machine]
-        info["allowed"] = list(allowed_machines(list(league.machines), played, state, awaited))
+        machines = [m for m in league.machines if m not in night.unplayable]
+        info["allowed"] = list(allowed_machines(machines, played, state, awaited))
     else:
         earlier = any(o.machine == slot.machine and o.chosen_at < slot.chosen_at for o in others)
         info["waiting"] = True if earlier else None
@@ -135,6 +146,8 @@ def group_view(league: League, night: Night, index: int) -> Doc:
                 "picked_by": slot.picked_by,
                 "version": slot.version,
                 "rows": game_rows(slot, game),
+                "dead": list(slot.dead) or None,
+                "voided": _entered(slot.voided),
             }
         )
         for n, (slot, game) in enumerate(zip(group.games, done, strict=True), start=1)
@@ -153,6 +166,7 @@ def night_view(league: League, week: int) -> Doc | None:
             "week": week,
             "closed": True if night.closed else None,
             "absent": list(night.absent) or None,
+            "unplayable": sorted(night.unplayable) or None,
             "groups": {
                 str(n): group_view(league, night, n - 1) for n in range(1, len(night.groups) + 1)
             },

@@ -119,6 +119,14 @@ def pick_machine(league: League, seq: int, record: Record) -> League:
     return league_night.pick_machine(league, seq, at, str(record["machine"]))
 
 
+def machine_died(league: League, seq: int, record: Record) -> League:
+    """``machine_died``: week, group, game_no, machine (the game's, dead), replay_on (FWPL 7.3)."""
+    at = _next_game(league, record)
+    return league_night.machine_died(
+        league, seq, at, str(record["machine"]), str(record["replay_on"])
+    )
+
+
 def reach_last_ball(league: League, seq: int, record: Record) -> League:
     """``last_ball_reached``: week, group, game_no."""
     return league_night.reach_last_ball(league, _next_game(league, record))

@@ -43,7 +43,11 @@
     );
     let status;
     if (group.complete) status = "Match complete";
-    else if (group.machine) status = "Game " + group.game_no + " on " + machineName(group.machine) + (group.waiting ? " (waiting)" : "");
+    else if (group.machine)
+      status =
+        "Game " + group.game_no + " on " + machineName(group.machine) +
+        (group.replay_pending ? " (replay pending: " + group.dead.map(machineName).join(", ") + " died)" : "") +
+        (group.waiting ? " (waiting)" : "");
     else status = "Game " + group.game_no + ": " + (group.picker ? name(group.picker) : "the group") + " picks the machine";
     const head = el(
       "div",

@@ -43,10 +43,16 @@
           "div",
           { class: "fwpl-machine" },
           machineName(views, group.machine),
+          group.replay_pending ? el("span", { class: "fwpl-flag replay" }, "replay pending") : null,
           group.waiting ? el("span", { class: "fwpl-flag" }, "waiting") : null,
           group.last_ball ? el("span", { class: "fwpl-flag" }, "ball 3") : null
         )
       );
+      if (group.dead) {
+        // FWPL 7.3: the game is replayed on group.machine; the dead machine's scores are void
+        const dead = group.dead.map((id) => machineName(views, id)).join(", ");
+        parts.push(el("div", { class: "fwpl-allowed fwpl-dead" }, dead + " died · scores there void"));
+      }
     } else {
       const picker = group.picker ? B.player(views, group.picker).name : "the group";
       parts.push(el("div", { class: "fwpl-machine pick" }, picker + " picks the next machine"));
