@@ -48,6 +48,9 @@ def meeting_or_error(request: Request) -> str:
 
 
 async def add_players(request: Request) -> Response:
+    """``POST /api/t/{t}/ukpl/players`` (``RegionPlayerIn`` or ``{"players": [...]}``, TD): one
+    ``player_added`` each with its region, a guest when another region's (UKPL 1C, 3C); 201
+    ``{version, players}``."""
     tid = meeting_or_error(request)
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, (RegionPlayerIn, RegionPlayersIn))
@@ -61,6 +64,9 @@ async def add_players(request: Request) -> Response:
 
 
 async def adjust(request: Request) -> Response:
+    """``POST /api/t/{t}/adjustments`` (``AdjustmentIn``, TD): one adjustment record (UKPL 2E, 6A,
+    6C, 7A-7D); a substitution is the hall's machine replacement (``substitution``). 201 ``{version,
+    adjustment: seq, type}``."""
     tid = meeting_or_error(request)
     principal = await signed_in(request, tid, td_only=True)
     data = (await body(request, AdjustmentIn)).root
@@ -116,6 +122,8 @@ async def withdraw(request: Request) -> Response:
 
 
 async def multiplayer(request: Request) -> Response:
+    """``POST /api/t/{t}/multiplayer`` (``MultiplayerIn``, steward or TD): one game of 2-6 players
+    on one machine, entered together (UKPL 2F); 201 ``{version, game: seq}``."""
     tid = meeting_or_error(request)
     principal = await signed_in(request, tid)
     data = await body(request, MultiplayerIn)
@@ -126,6 +134,9 @@ async def multiplayer(request: Request) -> Response:
 
 
 async def import_results(request: Request) -> Response:
+    """``POST /api/t/{t}/season/results`` (``ResultsIn``, TD): a past meeting's published results
+    for the season table (UKPL 3E); 201 ``{version, meet, rows: count}``. ApiError 422 unless
+    exactly one of ``rows`` and ``csv`` is given, or for no rows."""
     tid = meeting_or_error(request)
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, ResultsIn)
@@ -145,6 +156,8 @@ async def import_results(request: Request) -> Response:
 
 
 async def remove_results(request: Request) -> Response:
+    """``POST /api/t/{t}/season/results/{meet}/remove`` (``RemoveResultsIn``, TD): take meeting
+    ``meet``'s import out of the season table again; 201 ``{version, meet}``."""
     tid = meeting_or_error(request)
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, RemoveResultsIn)

@@ -65,6 +65,8 @@ class UkplKind:
     name = "ukpl"
 
     def create(self, record: Record) -> UkplState:
+        """``tournament_created`` -> the meeting (the machines kind's tournament) with its UKPL
+        options (``region``, ``season`` …). Raises SettingsError."""
         meeting_settings, ours = rec.split_settings(record.get("settings") or {})
         options = rec.parse_options(ours, str(record.get("at") or ""))
         meeting = MACHINES.create({**record, "settings": meeting_settings})
@@ -72,6 +74,8 @@ class UkplKind:
         return UkplState(meeting=meeting, settings=settings, options=options)
 
     def apply(self, state: UkplState, seq: int, record: Record) -> tuple[UkplState, Touched]:
+        """``record`` applied at ``seq`` -> (new state, views touched) (module docstring's table;
+        the rest go to the machines kind). Raises the rules' ScoringError."""
         kind = record["type"]
         if kind == "player_added":
             return self._player(state, seq, record)
@@ -166,12 +170,17 @@ class UkplKind:
         return st.settle(replace(state, linked=linked))
 
     def view_names(self, state: UkplState) -> Iterable[str]:
+        """The machines kind's views, ``adjustments``, and ``season`` when there is one (UKPL
+        3E)."""
         yield from MACHINES.view_names(state.meeting)
         yield "adjustments"
         if state.options.linked or state.imported:
             yield "season"
 
     def view(self, state: UkplState, meta: Mapping[str, str], name: str) -> Doc | None:
+        """View ``name`` (``meta``: the tournament's id and name), or None: ``adjustments``,
+        ``season``, else the machines kind's, with the UKPL settings in ``tournament`` and regions
+        in ``players``."""
         from display.competitions.ukpl import views as ukpl_views
 
         if name == "adjustments":

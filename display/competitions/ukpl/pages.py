@@ -25,6 +25,7 @@ def meeting_or_none(request: Request) -> dict[str, object] | None:
 
 
 async def adjust_page(request: Request) -> Response:
+    """The TD's adjustments page (UKPL 2E, 6A, 6C, 7A-7D); the 404 page if not a UKPL meeting."""
     tournament = meeting_or_none(request)
     if tournament is None:
         return not_found(request)

@@ -20,6 +20,8 @@ class RegionPlayerIn(PlayerIn):
 
 
 class RegionPlayersIn(Body):
+    """Several players in one append: ``{"players": [RegionPlayerIn, …]}``, 1 to 2,000."""
+
     players: list[RegionPlayerIn] = Field(min_length=1, max_length=2000)
 
 
@@ -86,10 +88,14 @@ Adjustment = Annotated[
 
 
 class WithdrawIn(Body):
+    """Why an adjustment is withdrawn, for the record."""
+
     reason: Reason
 
 
 class GroupScoreIn(Body):
+    """One player's score in a multiplayer game (UKPL 2F); the rules check the score."""
+
     player: Id
     # any JSON value: the rules check a score (scoring.tournament.check_score) and say what is wrong.
     score: Any = Field(description="whole number, 0 … 9007199254740991")
@@ -123,6 +129,8 @@ class ResultsIn(Body):
 
 
 class RemoveResultsIn(Body):
+    """Why a past meeting's imported results are taken out, for the record."""
+
     reason: Reason
 
 

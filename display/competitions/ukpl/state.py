@@ -96,6 +96,7 @@ class UkplState:
         }
 
     def machine_names(self) -> dict[str, str]:
+        """Machine names by id, every machine of the meeting."""
         return {m.id: m.name for m in self.machines.values()}
 
     def own_penalties(self, meet: str) -> tuple[Penalty, ...]:
