@@ -83,6 +83,7 @@ def parse_host(value: str) -> tuple[str, int | None] | None:
 
 @functools.lru_cache(maxsize=1024)
 def is_ip(host: str) -> bool:
+    """Whether ``host`` is an IP literal (always allowed: DNS rebinding needs a name)."""
     try:
         ipaddress.ip_address(host)
     except ValueError:
@@ -156,6 +157,7 @@ class SecurityMiddleware:
         self.max_body, self.max_upload = settings.max_body, settings.max_upload
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """ASGI entry: the Host, Origin and body-size checks, then the response headers."""
         kind = scope["type"]
         if kind not in ("http", "websocket"):
             await self.app(scope, receive, send)

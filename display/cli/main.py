@@ -34,4 +34,5 @@ for _competition in competitions.registered():
 
 
 def main() -> None:
+    """The ``backglass`` console script: run the click group ``cli``."""
     cli()

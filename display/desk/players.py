@@ -51,6 +51,8 @@ def registrations(records: Iterable[StoredRecord]) -> dict[str, Registration]:
 
 
 async def import_players(request: Request) -> Response:
+    """``POST /api/t/{t}/players/import`` (TD, CSV body): one ``player_added`` per row, all in one
+    write or none; 201 ``{version, players: [number, …]}``. ApiError 422 for a bad row."""
     live = live_or_404(request)
     principal = await signed_in(request, live.id, td_only=True)
     text = desk_csv.decode(await request.body())
@@ -72,6 +74,8 @@ class EntryIn(BaseModel):
 
 
 async def add_entry(request: Request) -> Response:
+    """``POST /api/t/{t}/entries`` (``EntryIn``, TD): one late entry with its IFPA number and
+    country (a UKPL meeting: region, UKPL 1C); 201 ``{version, player}``. ApiError 422."""
     live = live_or_404(request)
     principal = await signed_in(request, live.id, td_only=True)
     data = await body(request, EntryIn)
@@ -90,6 +94,8 @@ def _region_key(live: LiveTournament) -> str:
 
 
 async def import_machines(request: Request) -> Response:
+    """``POST /api/t/{t}/machines/import`` (TD, CSV body): one ``machine_added`` per row, all or
+    none; 201 ``{version, machines: [id, …]}``. ApiError 422 for a bad row."""
     live = live_or_404(request)
     principal = await signed_in(request, live.id, td_only=True)
     text = desk_csv.decode(await request.body())
@@ -110,6 +116,8 @@ def machine_details(records: Iterable[StoredRecord]) -> dict[str, Registration]:
 
 
 async def list_registrations(request: Request) -> Response:
+    """``GET /api/t/{t}/registrations``: ``{version, players, machines}``, each by number or id as
+    registered (``registrations``, ``machine_details``)."""
     live = live_or_404(request)
     records = await services(request).store.read(live.id)
     return JSONResponse(

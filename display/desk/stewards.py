@@ -22,12 +22,15 @@ from display.http.endpoint import live_or_404, services, signed_in
 
 
 async def list_stewards(request: Request) -> Response:
+    """``GET /api/t/{t}/stewards`` (TD): ``{stewards: [...]}``: name, PIN issued, sessions."""
     tid = live_or_404(request).id
     await signed_in(request, tid, td_only=True)
     return JSONResponse({"stewards": await services(request).auth.stewards(tid)})
 
 
 async def revoke_steward(request: Request) -> Response:
+    """``DELETE /api/t/{t}/stewards/{name}`` (TD): the PIN stops working and the steward's sessions
+    end at once; ``{tournament, name, revoked: true}``. ApiError 404 ``unknown_steward``."""
     tid = live_or_404(request).id
     await signed_in(request, tid, td_only=True)
     name = request.path_params["name"]
@@ -37,11 +40,13 @@ async def revoke_steward(request: Request) -> Response:
 
 
 async def list_sessions(request: Request) -> Response:
+    """``GET /api/sessions`` (TD): ``{sessions: [...]}``, every session now, oldest first."""
     await signed_in(request, None, td_only=True)
     return JSONResponse({"sessions": await services(request).auth.sessions()})
 
 
 async def sign_out(request: Request) -> Response:
+    """``DELETE /api/session``: end the caller's own session. ApiError 401 when not signed in."""
     ended = await services(request).auth.end_session(request.headers.get("authorization"))
     if not ended:
         raise ApiError(401, "sign_in_required", "You are not signed in.")

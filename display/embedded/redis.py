@@ -139,10 +139,12 @@ class EmbeddedRedis:
 
     @property
     def pidfile(self) -> Path:
+        """The embedded redis-server's pid file, ``redis.pid`` in the data directory."""
         return self.data_dir / "redis.pid"
 
     @property
     def log(self) -> Path:
+        """The embedded redis-server's log file, ``redis.log`` in the data directory."""
         return self.data_dir / "redis.log"
 
     def _passwords(self) -> tuple[str, str]:

@@ -128,6 +128,7 @@ class Guard:
 
     @property
     def epoch_key(self) -> str:
+        """The store's epoch key ``P:epoch``: a random id, gone when Redis came back empty."""
         return f"{self.store.prefix}:epoch"
 
     # ---- what this server has seen -------------------------------------------------------

@@ -70,6 +70,7 @@ class Restored:
 
     @property
     def appended(self) -> int:
+        """How many records the restore put back."""
         return self.version - self.had
 
 

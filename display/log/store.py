@@ -166,9 +166,11 @@ class LogStore:
 
     @property
     def registry_key(self) -> str:
+        """The stream ``P:registry``: one entry per tournament created, tailed by replicas."""
         return f"{self.prefix}:registry"
 
     def log_key(self, tournament: str) -> str:
+        """``tournament``'s log stream ``P:t:<tournament>:log``; entry ids ``<seq>-0``."""
         return f"{self.prefix}:t:{tournament}:log"
 
     async def append(

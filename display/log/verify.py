@@ -69,6 +69,7 @@ class Chain:
 
     @property
     def ok(self) -> bool:
+        """True while no break in the hash chain has been found."""
         return self.broken is None
 
     def feed(self, seq: int, raw: bytes, h: str | None) -> None:

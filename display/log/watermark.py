@@ -48,6 +48,8 @@ class Watermark:
 
     @classmethod
     def path_for(cls, data_dir: Path, key_prefix: str) -> Path:
+        """The high-water file of key prefix ``key_prefix`` in ``data_dir``:
+        ``watermark-<prefix>.json``."""
         return data_dir / f"watermark-{key_prefix}.json"
 
     @classmethod
@@ -73,6 +75,7 @@ class Watermark:
             return cls(path)
 
     def to_json(self) -> bytes:
+        """The file: ``{"epoch", "tournaments": {id: [version, hash or null]}}``, keys sorted."""
         body = {"epoch": self.epoch, "tournaments": {t: list(m) for t, m in self.marks.items()}}
         return orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
 

@@ -170,8 +170,7 @@ class UkplKind:
         return st.settle(replace(state, linked=linked))
 
     def view_names(self, state: UkplState) -> Iterable[str]:
-        """The machines kind's views, ``adjustments``, and ``season`` when there is one (UKPL
-        3E)."""
+        """The machines kind's views, ``adjustments``, and ``season`` if there is one (UKPL 3E)."""
         yield from MACHINES.view_names(state.meeting)
         yield "adjustments"
         if state.options.linked or state.imported:
