@@ -97,8 +97,8 @@ class Weekend:
     # ---- the EPC main tournament ----
 
     async def qualifying(self, prefix: str, players: int, seed: int) -> tuple[str, dict[str, str]]:
-        """EPC qualifying (EPC 2009, EPC Qualifying): ``players`` invented players' six games and
-        jokers (``plan_epc`` with ``seed``) pushed one by one. Returns (tournament id, player names
+        """EPC qualifying (EPC 2009, EPC Qualifying): ``plan_epc``'s games for ``players`` invented
+        players (up to six machines each, some a joker game), pushed one by one. Returns (id, names
         by number)."""
         plan = plan_epc(players, len(MACHINES), seed)
         tid = await self.create(f"{prefix}-main", "EPC 2009", "epc-main", {})

@@ -82,8 +82,8 @@ class GameRef(Body):
 
 
 class PickIn(GameRef):
-    """The next machine of a group's match, picked by the previous game's last player or assigned
-    by the LO with a ``reason`` (FWPL 5, 5.1: a replacement for an unplayable machine)."""
+    """The next machine of a group's match: the previous game's last-placed player's pick (FWPL 5),
+    or a replacement for an unplayable machine (5.1); ``reason`` stays in the log for the audit."""
 
     machine: Id
     reason: str | None = Field(None, max_length=200)
