@@ -21,6 +21,7 @@ LoneScore = Literal["winner", "winner_bonus", "none"]
 AbsenceBasis = Literal["night_total", "night_games", "per_game"]
 AbsenceRounding = Literal["exact", "half_up", "down"]
 AbsenceNoAverage = Literal["keep_credit", "use_credit"]
+AbsenceAverage = Literal["played_nights", "with_credits"]
 JoinerMissedNights = Literal["not_absences", "absences"]
 ForfeitedSeason = Literal["unranked", "ranked", "removed"]
 GroupTable = Literal["table", "one_three"]
@@ -77,7 +78,7 @@ class FwplConfig:
     match bonus points, both count in the standings per 3.3) over the nights they played; the
     credit is "their score for the session", a night's score. ``"night_games"``: the same without
     match bonus points. ``"per_game"``: mean game points per game played, times
-    ``games_per_match``. Nights that were themselves credited are not in the average.
+    ``games_per_match``. Nights that were themselves credited: ``absence_average``.
 
     ``absence_rounding``: FWPL 2.4, the credit kept exact (``"exact"``, default; the text gives
     no rounding and points are Fractions throughout), ``"half_up"`` or ``"down"`` to whole points.
@@ -90,6 +91,13 @@ class FwplConfig:
     credit is 0 either way (there is no average "up to that date"); ``"keep_credit"`` (default)
     keeps the once-only credit for a later absence, since nothing was received;
     ``"use_credit"`` spends it.
+
+    ``absence_average``: FWPL 2.4, whether the "average scores up to that date" of a later
+    absence counts a night that was itself credited (it matters only with ``absence_credits``
+    above 1). ``"played_nights"`` (default): nights played only; a credit is not a score the
+    player made. ``"with_credits"``: a credited night counts as a night of its credit's points
+    ("their score for the session"), so a second credit is half of an average that includes the
+    first.
 
     ``joiner_missed_nights``: FWPL 2.4, whether a late joiner's nights before joining are
     absences that earn or spend the credit. ``"not_absences"`` (default): they were not in the
@@ -134,6 +142,7 @@ class FwplConfig:
     absence_rounding: AbsenceRounding = "exact"
     absence_credits: int = 1
     absence_no_average: AbsenceNoAverage = "keep_credit"
+    absence_average: AbsenceAverage = "played_nights"
     joiner_missed_nights: JoinerMissedNights = "not_absences"
     season_forfeit_limit: int = 12
     forfeited_season: ForfeitedSeason = "unranked"
@@ -157,6 +166,7 @@ class FwplConfig:
             ("absence_basis", AbsenceBasis),
             ("absence_rounding", AbsenceRounding),
             ("absence_no_average", AbsenceNoAverage),
+            ("absence_average", AbsenceAverage),
             ("joiner_missed_nights", JoinerMissedNights),
             ("forfeited_season", ForfeitedSeason),
             ("group_table", GroupTable),

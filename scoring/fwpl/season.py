@@ -99,26 +99,35 @@ class _Record:
     forfeits: int = 0
     offences: int = 0
     history: list[NightPoints] = field(default_factory=list)
+    credited: list[Fraction] = field(default_factory=list)
     status: SeasonStatus = "active"
 
 
-def absence_average(history: Sequence[NightPoints], config: FwplConfig) -> Fraction | None:
+def absence_average(
+    history: Sequence[NightPoints], config: FwplConfig, credited: Sequence[Fraction] = ()
+) -> Fraction | None:
     """The average a whole-night forfeit earns 50% of, per ``config.absence_basis``; None when
-    ``history`` (the nights played before) is empty. FWPL 2.4 ("their average scores up to that
-    date"). Raises nothing.
+    ``history`` (the nights played before) is empty. ``credited``: the credits of earlier
+    credited nights, counted as nights of that many points (``games_per_match`` games each)
+    when ``config.absence_average`` is ``"with_credits"``. FWPL 2.4 ("their average scores up
+    to that date"). Raises nothing.
 
     >>> absence_average([NightPoints(20, 1, 4), NightPoints(15, 0, 3)], FwplConfig())
     Fraction(18, 1)
+    >>> with_credits = FwplConfig(absence_average="with_credits")
+    >>> absence_average([NightPoints(16, 0, 4)], with_credits, [Fraction(8)])
+    Fraction(12, 1)
     """
     if not history:
         return None
+    extra = list(credited) if config.absence_average == "with_credits" else []
     if config.absence_basis == "per_game":
-        games = sum(night.games for night in history)
-        points = sum(night.game_points for night in history)
+        games = sum(night.games for night in history) + config.games_per_match * len(extra)
+        points = sum(night.game_points for night in history) + sum(extra, Fraction(0))
         return Fraction(points * config.games_per_match, games)
     with_bonus = config.absence_basis == "night_total"
     total = sum(n.game_points + (n.match_bonus if with_bonus else 0) for n in history)
-    return Fraction(total, len(history))
+    return Fraction(total + sum(extra, Fraction(0)), len(history) + len(extra))
 
 
 def absence_credit(average: Fraction, config: FwplConfig) -> Fraction:
@@ -139,7 +148,7 @@ def absence_credit(average: Fraction, config: FwplConfig) -> Fraction:
 def _absent(record: _Record, config: FwplConfig) -> None:
     if record.credits_used >= config.absence_credits:
         return  # 2.4: "Any subsequent forfeits will receive no points."
-    average = absence_average(record.history, config)
+    average = absence_average(record.history, config, record.credited)
     if average is None:
         record.credits_used += config.absence_no_average == "use_credit"
         return
@@ -147,6 +156,7 @@ def _absent(record: _Record, config: FwplConfig) -> None:
     record.points += credit
     record.credit += credit
     record.credits_used += 1
+    record.credited.append(credit)
 
 
 def _played(record: _Record, match: Match, row: MatchRow, complete: bool, cfg: FwplConfig) -> None:

@@ -4,7 +4,9 @@ groups of the coming week. No server: the rules are ``scoring.fwpl``'s, as in th
 The file (JSON)::
 
     {"settings": {"match_bonus": "bonus"},              # optional; names as the server's
-     "players": [{"number": "1", "name": "Ann", "ifpa_rank": 120, "joined_week": 1}, ...],
+     "players": [{"number": "1", "name": "Ann", "ifpa_rank": 120, "joined_week": 1,
+                  "missed_countable": true}, ...],  # false: the LO waives a late joiner's
+                                                    # missed-night forfeits (FWPL 2.4, 2.5)
      "weeks": [
        {"absent": ["7"],                                # announced absences (FWPL 3.1)
         "groups": [["1", "2", "3", "4"], ...],          # optional: as played; default: cut
@@ -84,6 +86,13 @@ def parse_settings(raw: FormatSettings) -> FwplConfig:
     return FwplConfig(**{k: v for k, v in raw.items() if k in league})
 
 
+def _flag(value: Json, name: str) -> bool:
+    """A true/false field of the file; anything else is a ValueError naming it."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be true or false, not {value!r}")
+    return value
+
+
 def parse_playoff_settings(raw: FormatSettings) -> PlayoffConfig:
     """The playoffs' ``PlayoffConfig`` from the server's ``playoff_*`` setting names (checked by
     ``parse_settings``). Raises SettingsError."""
@@ -107,7 +116,11 @@ def read_season(
     config = parse_settings(data.get("settings") or {})
     players = [
         LeaguePlayer(
-            str(p["number"]), str(p["name"]), p.get("ifpa_rank"), int(p.get("joined_week", 1))
+            str(p["number"]),
+            str(p["name"]),
+            p.get("ifpa_rank"),
+            int(p.get("joined_week", 1)),
+            _flag(p.get("missed_countable", True), "missed_countable"),
         )
         for p in data["players"]
     ]

@@ -128,3 +128,59 @@ def test_a_tie_at_the_cut_is_named_until_its_play_off_is_recorded(tmp_path: Path
     none = {**season, "settings": {"playoff_small_league": "none"}}
     code, output = run(tmp_path, none)
     assert code == 0 and "\n\n" not in output
+
+
+def absent_twice(settings: dict[str, object]) -> dict[str, object]:
+    """SEASON's week 1, then player 2 misses weeks 2 and 3 (groups as played)."""
+    groups = [["1", "4", "2"], ["5", "3", "6"]]
+    week = {
+        "groups": groups,
+        "games": [game(1, {"1": 1000, "4": 100, "2": None})] * 4
+        + [game(2, {"5": 1000, "3": 100, "6": 10})] * 4,
+    }
+    return {**SEASON, "settings": settings, "weeks": [SEASON["weeks"][0], week, week]}
+
+
+def test_whether_a_credited_night_counts_in_a_later_average_is_a_setting(
+    tmp_path: Path,
+) -> None:
+    """FWPL 2.4, "50% of their average scores up to that date", with two credits a season:
+    player 2 scored 16 in week 1; week 2 earns 16 / 2 = 8. Week 3: by default the average is
+    still of the nights played (16, credit 8); with ``with_credits`` week 2's credit counts as a
+    night of 8 points, (16 + 8) / 2 = 12, credit 6."""
+    rows = {}
+    for average in ("played_nights", "with_credits"):
+        season = absent_twice({"absence_credits": 2, "absence_average": average})
+        code, output = run(tmp_path, season)
+        assert code == 0, output
+        table = output.split("\n\n")[0]
+        rows[average] = {r["player"]: r for r in csv.DictReader(io.StringIO(table))}["2"]
+    assert (rows["played_nights"]["credit"], rows["played_nights"]["points"]) == ("16", "32")
+    assert (rows["with_credits"]["credit"], rows["with_credits"]["points"]) == ("14", "30")
+    code, output = run(tmp_path, absent_twice({"absence_average": "sometimes"}))
+    assert code == 1 and "absence_average" in output
+
+
+def test_the_lo_waives_a_late_joiners_missed_night_forfeits(tmp_path: Path) -> None:
+    """FWPL 2.4: "It is left to the LO's discretion to determine if these forfeits are
+    'countable forfeits'": player 7 joins in week 2; week 1's 4 games are forfeits, countable
+    unless the file says ``missed_countable: false``."""
+    week2 = {
+        "groups": [["1", "4", "2"], ["5", "3", "6", "7"]],
+        "games": [game(1, {"1": 1000, "4": 100, "2": 10})] * 4
+        + [game(2, {"5": 1000, "3": 100, "6": 10, "7": 50})] * 4,
+    }
+    forfeits = {}
+    for countable in (True, False):
+        joiner = {"number": "7", "name": "Player 7", "joined_week": 2,
+                  "missed_countable": countable}  # fmt: skip
+        season = {"players": [*SEASON["players"], joiner],
+                  "weeks": [SEASON["weeks"][0], week2]}  # fmt: skip
+        code, output = run(tmp_path, season)
+        assert code == 0, output
+        table = output.split("\n\n")[0]
+        forfeits[countable] = {r["player"]: r for r in csv.DictReader(io.StringIO(table))}["7"]
+    assert forfeits[True]["forfeits"] == "4" and forfeits[False]["forfeits"] == "0"
+    bad = {"players": [{"number": "1", "name": "A", "missed_countable": "no"}], "weeks": []}
+    code, output = run(tmp_path, bad)
+    assert code == 1 and "missed_countable must be true or false" in output
