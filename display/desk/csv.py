@@ -6,7 +6,8 @@ Players: a header row, then one player a row. Columns (any order, names case-ins
 ``number`` (required), ``name`` (required), ``ifpa`` (IFPA number), ``country`` or ``region``,
 ``guest`` (yes/no; UKPL 1C, 3C), ``ifpa_rank`` (FWPL 4.3 seeding).
 Machines: ``name`` (required), ``id`` (default: the next free whole number), ``manufacturer``,
-``year``. Commas, semicolons (European spreadsheets) and tabs all separate columns.
+``year``. Commas, semicolons (European spreadsheets) and tabs all separate columns. An Excel
+workbook's first sheet gives the same table (``display/desk/xlsx.py``, ``Table``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Collection
 from typing import NoReturn
 
 from display.errors import ApiError
+from display.http.names import nfc
 from display.types import Registration
 
 ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
@@ -48,20 +50,33 @@ def decode(raw: bytes) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
-def rows(
-    text: str, columns: dict[str, tuple[str, ...]], required: tuple[str, ...]
-) -> list[tuple[int, dict[str, str]]]:
-    """(line number, {column: cell}) for every non-blank row after the header. Raises ApiError
-    422 when the header names no known column or a required one is missing."""
-    lines = text.splitlines()
+Table = str | list[tuple[int, list[str]]]
+"""A file's table: CSV text, or (row number, cells) from a workbook (``display/desk/xlsx.py``)."""
+
+
+def numbered_rows(table: Table) -> list[tuple[int, list[str]]]:
+    """(line number, cells) of every line of ``table``. Raises ApiError 422 for an empty one."""
+    if not isinstance(table, str):
+        if not any(c.strip() for _, cells in table for c in cells):
+            raise ApiError(422, "empty_file", "The file is empty.")
+        return table
+    lines = table.splitlines()
     if not any(line.strip() for line in lines):
         raise ApiError(422, "empty_file", "The file is empty.")
     first = next(line for line in lines if line.strip())
     delimiter = max(",;\t", key=first.count)
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(table), delimiter=delimiter)
+    return [(reader.line_num, cells) for cells in reader]
+
+
+def rows(
+    table: Table, columns: dict[str, tuple[str, ...]], required: tuple[str, ...]
+) -> list[tuple[int, dict[str, str]]]:
+    """(line number, {column: cell}) for every non-blank row after the header. Raises ApiError
+    422 when the header names no known column or a required one is missing."""
     header: list[str] | None = None
     found: list[tuple[int, dict[str, str]]] = []
-    for cells in reader:
+    for line, cells in numbered_rows(table):
         if not any(c.strip() for c in cells):
             continue
         if header is None:
@@ -69,16 +84,16 @@ def rows(
             missing = [c for c in required if c not in header]
             if missing:
                 _bad(
-                    f"Line {reader.line_num}: the first row names the columns; it needs "
+                    f"Line {line}: the first row names the columns; it needs "
                     f"{missing[0]!r} (the columns are {', '.join(columns)})."
                 )
             continue
         cell = {k: v.strip() for k, v in zip(header, cells, strict=False) if k}
-        found.append((reader.line_num, cell))
+        found.append((line, cell))
     return found
 
 
-def players(text: str, existing: Collection[str], region_key: str) -> list[Registration]:
+def players(text: Table, existing: Collection[str], region_key: str) -> list[Registration]:
     """The ``player`` of each ``player_added`` record, in file order. ``existing``: numbers
     already registered; ``region_key``: the record key for the country/region column
     (``"region"`` for a UKPL meeting, UKPL 1C; else ``"country"``). Raises ApiError 422."""
@@ -125,7 +140,7 @@ def player(
     return out
 
 
-def machines(text: str, existing: Collection[str]) -> list[Registration]:
+def machines(text: Table, existing: Collection[str]) -> list[Registration]:
     """The ``machine`` of each ``machine_added`` record, in file order; machines without an id
     get the next whole numbers after the largest in use. Raises ApiError 422."""
     found = rows(text, MACHINE_COLUMNS, ("name",))
@@ -164,6 +179,7 @@ def _column(name: str, columns: dict[str, tuple[str, ...]]) -> str:
 
 
 def _name(where: str, name: str) -> str:
+    name = nfc(name)  # one Unicode form, whatever system typed it (display.http.names)
     if not name:
         _bad(f"{where}: the name is missing.")
     if len(name) > 80:

@@ -1,8 +1,8 @@
 """Players and machines from the TD's desk: CSV imports, withdrawals, and the registration details
 (IFPA number, country or region) the views leave out.
 
-    POST /api/t/{t}/players/import             TD: CSV of players (``display/desk/csv.py``)
-    POST /api/t/{t}/machines/import            TD: CSV of machines
+    POST /api/t/{t}/players/import             TD: CSV or .xlsx of players (``display/desk/csv.py``)
+    POST /api/t/{t}/machines/import            TD: CSV or .xlsx of machines
     POST /api/t/{t}/entries                    TD: one late entry {number, name, guest, ifpa,
                                                country or region} (JSON)
     GET  /api/t/{t}/registrations              every player and machine as registered
@@ -15,6 +15,7 @@ recorded, or none.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -24,6 +25,8 @@ from starlette.routing import Route
 
 from display import competitions
 from display.desk import csv as desk_csv
+from display.desk import xlsx as desk_xlsx
+from display.http import names
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
 from display.live.tournament import LiveTournament
 from display.log.store import Record as StoredRecord
@@ -50,16 +53,36 @@ def registrations(records: Iterable[StoredRecord]) -> dict[str, Registration]:
     return found
 
 
+async def table(request: Request) -> desk_csv.Table:
+    """The uploaded file's table: an Excel workbook's first sheet (``display/desk/xlsx.py``,
+    known by its zip signature whatever the Content-Type says), else CSV text."""
+    raw = await request.body()
+    if desk_xlsx.is_workbook(raw):
+        return await asyncio.to_thread(desk_xlsx.sheet_rows, raw)  # unzipping and XML: off the loop
+    return desk_csv.decode(raw)
+
+
 async def import_players(request: Request) -> Response:
     """``POST /api/t/{t}/players/import`` (TD, CSV body): one ``player_added`` per row, all in one
     write or none; 201 ``{version, players: [number, …]}``. ApiError 422 for a bad row."""
     live = live_or_404(request)
     principal = await signed_in(request, live.id, td_only=True)
-    text = desk_csv.decode(await request.body())
-    found = desk_csv.players(text, numbers(live.views, "players"), _region_key(live))
+    found = desk_csv.players(
+        await table(request), numbers(live.views, "players"), _region_key(live)
+    )
     records = [stamp(principal, {"type": "player_added", "player": p}) for p in found]
+    before = names.existing_names(live.views.get("players"))
     seq, replayed = await write(request, live.id, records)
-    return written(seq, replayed, {"players": [p["number"] for p in found]})
+    return written(
+        seq, replayed, with_warnings({"players": [p["number"] for p in found]}, found, before)
+    )
+
+
+def with_warnings(answer: Doc, added: Iterable[Registration], before: dict[str, str]) -> Doc:
+    """``answer`` with ``warnings``: the possible duplicates among ``added`` players (their names
+    equal to an earlier one's once composed and case-folded, ``display.http.names``), if any."""
+    warnings = names.duplicate_warnings([(str(p["number"]), str(p["name"])) for p in added], before)
+    return {**answer, "warnings": warnings} if warnings else answer
 
 
 class EntryIn(BaseModel):
@@ -81,10 +104,11 @@ async def add_entry(request: Request) -> Response:
     data = await body(request, EntryIn)
     cell = {**data.model_dump(), "guest": "yes" if data.guest else "", "place": data.country}
     found = desk_csv.player(0, cell, numbers(live.views, "players"), {}, _region_key(live))
+    before = names.existing_names(live.views.get("players"))
     seq, replayed = await write(
         request, live.id, [stamp(principal, {"type": "player_added", "player": found})]
     )
-    return written(seq, replayed, {"player": found})
+    return written(seq, replayed, with_warnings({"player": found}, [found], before))
 
 
 def _region_key(live: LiveTournament) -> str:
@@ -98,8 +122,7 @@ async def import_machines(request: Request) -> Response:
     none; 201 ``{version, machines: [id, …]}``. ApiError 422 for a bad row."""
     live = live_or_404(request)
     principal = await signed_in(request, live.id, td_only=True)
-    text = desk_csv.decode(await request.body())
-    found = desk_csv.machines(text, numbers(live.views, "machines"))
+    found = desk_csv.machines(await table(request), numbers(live.views, "machines"))
     records = [stamp(principal, {"type": "machine_added", "machine": m}) for m in found]
     seq, replayed = await write(request, live.id, records)
     return written(seq, replayed, {"machines": [m["id"] for m in found]})

@@ -12,7 +12,7 @@ from starlette.routing import Route
 
 from display import competitions
 from display.errors import ApiError
-from display.http import throttle
+from display.http import names, throttle
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
 from display.http.schemas import (
     MachineIn,
@@ -88,8 +88,12 @@ async def add_players(request: Request) -> Response:
     data = await body(request, (PlayerIn, PlayersIn))
     players = data.players if isinstance(data, PlayersIn) else [data]
     new = [stamp(principal, {"type": "player_added", "player": p.model_dump()}) for p in players]
+    live = services(request).replica.tournaments.get(tid)
+    before = names.existing_names(live.views.get("players") if live is not None else None)
     seq, replayed = await write(request, tid, new)
-    return written(seq, replayed, {"players": [p.number for p in players]})
+    warnings = names.duplicate_warnings([(p.number, p.name) for p in players], before)
+    answer = {"players": [p.number for p in players]}
+    return written(seq, replayed, {**answer, "warnings": warnings} if warnings else answer)
 
 
 async def add_machines(request: Request) -> Response:

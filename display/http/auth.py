@@ -28,7 +28,6 @@ import hashlib
 import os
 import secrets
 import socket
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +38,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from redis.asyncio import Redis
 
 from display.errors import ApiError
+from display.http.names import folded
 
 SESSION_SECONDS = 24 * 3600
 TD_FILE = "td-password"
@@ -252,9 +252,9 @@ class Auth:
         key = f"{self.prefix}:t:{tournament}:stewards"
         if await self.redis.hexists(key, typed):
             return typed
-        wanted = _folded(typed)
+        wanted = folded(typed)
         names = sorted(_text(n) for n in await self.redis.hkeys(key))
-        return next((n for n in names if _folded(n) == wanted), typed)
+        return next((n for n in names if folded(n) == wanted), typed)
 
     async def revoke_steward(self, tournament: str, name: str) -> bool:
         """Remove steward ``name``'s PIN and end every session they signed in with. False when
@@ -390,11 +390,6 @@ def _sha(token: str) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _folded(name: str) -> str:
-    """``name`` as compared at sign-in: NFC (Unicode UAX #15), case-folded, trimmed."""
-    return unicodedata.normalize("NFC", name).casefold().strip()
 
 
 def _text(value: bytes | str) -> str:

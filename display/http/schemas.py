@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from display.http.names import nfc_value
 from display.types import FormatSettings
 
 Id = Annotated[
@@ -13,7 +14,8 @@ Id = Annotated[
     BeforeValidator(lambda v: str(v) if isinstance(v, int) and not isinstance(v, bool) else v),
     Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$", description="1–32 letters, digits, _ . -"),
 ]
-Name = Annotated[str, Field(min_length=1, max_length=80)]
+Name = Annotated[str, BeforeValidator(nfc_value), Field(min_length=1, max_length=80)]
+"""A person's or machine's name, stored in NFC (``display.http.names``)."""
 
 
 class Body(BaseModel):
