@@ -124,17 +124,37 @@
     event.preventDefault();
     const form = event.target;
     const r = await desk.api("POST", base + "/entries", desk.fields(form));
-    desk.notice($("players-notice"), r.ok ? "Added " + r.data.player.name + " (#" + r.data.player.number + ")." : r.data.message, r.ok ? "ok" : "error");
+    const added = r.ok ? "Added " + r.data.player.name + " (#" + r.data.player.number + ")." : r.data.message;
+    desk.notice($("players-notice"), withWarnings(added, r), noticeKind(r));
     if (r.ok) form.reset();
   }
 
+  const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
   async function importCsv(event, what) {
     event.preventDefault();
-    const text = await desk.fileText($(what + "-file"));
-    const r = await desk.api("POST", base + "/" + what + "/import", text, { raw: "text/csv" });
+    // an Excel workbook goes as its bytes (the server reads its first sheet), CSV as text
+    const file = ($(what + "-file").files || [])[0];
+    const workbook = Boolean(file) && /\.xlsx$/i.test(file.name);
+    const content = workbook ? await file.arrayBuffer() : await desk.fileText($(what + "-file"));
+    const type = workbook ? XLSX_TYPE : "text/csv";
+    const r = await desk.api("POST", base + "/" + what + "/import", content, { raw: type });
     const count = r.ok ? (r.data[what] || []).length : 0;
-    desk.notice($(what + "-notice"), r.ok ? "Imported " + count + " " + what + "." : r.data.message, r.ok ? "ok" : "error");
+    const said = r.ok ? "Imported " + count + " " + what + "." : r.data.message;
+    desk.notice($(what + "-notice"), withWarnings(said, r), noticeKind(r));
     if (r.ok) event.target.reset();
+  }
+
+  /* The answer's possible-duplicate warnings (a name equal to another once composed and
+   * case-folded, display/http/names.py) after what was done. */
+  function noticeKind(r) {
+    if (!r.ok) return "error";
+    return (r.data.warnings || []).length ? "warn" : "ok";
+  }
+
+  function withWarnings(text, r) {
+    const warnings = (r.ok && r.data.warnings) || [];
+    return warnings.length ? text + " Check: " + warnings.join(" ") : text;
   }
 
   function renderMachines() {
