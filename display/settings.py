@@ -56,6 +56,13 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     max_body: int = 256 * 1024
     max_upload: int = 20 * 1024 * 1024
+    # Connections (display/http/connections.py, docs/security.md "Connections"): how many one
+    # client address may hold (0: no cap), the seconds a request's head may take to arrive (also
+    # the longest pause inside a body) and the seconds its whole body may take.
+    # BACKGLASS_CONNECTIONS_PER_ADDRESS, BACKGLASS_HEADER_SECONDS, BACKGLASS_BODY_SECONDS.
+    connections_per_address: int = 64
+    header_seconds: float = 10.0
+    body_seconds: float = 120.0
     # A REDIS_URL to another host without a password is refused at start-up (insecure_redis,
     # docs/redis.md) unless BACKGLASS_ALLOW_INSECURE_REDIS=1.
     allow_insecure_redis: bool = False
@@ -82,6 +89,9 @@ class Settings:
             allowed_origins=_listed(os.environ.get("BACKGLASS_ALLOWED_ORIGINS")),
             max_body=int(os.environ.get("BACKGLASS_MAX_BODY") or 256 * 1024),
             max_upload=int(os.environ.get("BACKGLASS_MAX_UPLOAD") or 20 * 1024 * 1024),
+            connections_per_address=int(os.environ.get("BACKGLASS_CONNECTIONS_PER_ADDRESS") or 64),
+            header_seconds=float(os.environ.get("BACKGLASS_HEADER_SECONDS") or 10.0),
+            body_seconds=float(os.environ.get("BACKGLASS_BODY_SECONDS") or 120.0),
             trust_proxy=os.environ.get("BACKGLASS_TRUST_PROXY", "") in ("1", "true", "yes"),
             hash_chain=os.environ.get("BACKGLASS_HASH_CHAIN", "1") != "0",
             allow_insecure_redis=os.environ.get("BACKGLASS_ALLOW_INSECURE_REDIS", "") == "1",

@@ -60,11 +60,13 @@ async def serve_with_services(settings: Settings) -> AsyncIterator[tuple[str, An
 
 
 class ServerProcess:
-    """``python -m display serve`` as a separate OS process, with the given environment."""
+    """``python -m display serve`` as a separate OS process, with the given environment;
+    ``preexec`` runs in the child before it starts (e.g. to lower its resource limits)."""
 
-    def __init__(self, env: dict[str, str], port: int | None = None) -> None:
+    def __init__(self, env: dict[str, str], port: int | None = None, preexec: Any = None) -> None:
         self.port = port or free_port()
         self.env = {**os.environ, **env}
+        self.preexec = preexec
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -73,7 +75,9 @@ class ServerProcess:
 
     def start(self, timeout: float = 20) -> None:
         args = [sys.executable, "-m", "display", "serve", "--port", str(self.port)]
-        self.process = subprocess.Popen(args, env=self.env, cwd=ROOT, start_new_session=True)
+        self.process = subprocess.Popen(
+            args, env=self.env, cwd=ROOT, start_new_session=True, preexec_fn=self.preexec
+        )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -11,6 +11,7 @@ import click
 import uvicorn
 from starlette.types import ASGIApp
 
+from display.http.connections import Ledger, Limits, http_protocol_class, raise_open_file_limit
 from display.live.ws_protocol import MAX_FRAME_BYTES, protocol_class
 from display.settings import Settings
 
@@ -21,15 +22,21 @@ def uvicorn_config(
     """uvicorn as Backglass runs it: websockets without per-message compression (it roughly doubles
     memory per connection and costs CPU per client on every broadcast), with the guards of
     ``display/live/ws_protocol.py``, a frame size limit and protocol pings (``settings``, default from
-    the environment). ``extra``: more of ``uvicorn.Config``'s keyword arguments, each its own
-    type."""
+    the environment); HTTP connections with the time limits and caps of
+    ``display/http/connections.py`` (the open-file limit raised first); proxy headers
+    (``X-Forwarded-For``) never rewrite the client address (``display/http/throttle.py`` reads
+    them itself when ``BACKGLASS_TRUST_PROXY`` is on). ``extra``: more of ``uvicorn.Config``'s
+    keyword arguments, each its own type."""
     settings = settings or Settings.from_env()
     ping = settings.ws_ping_seconds or None
+    ledger = Ledger(Limits.for_process(settings, raise_open_file_limit()))
     return uvicorn.Config(
         app,
         host=host,
         port=port,
-        ws=protocol_class(settings.ws_stall_seconds, settings.ws_write_buffer),
+        http=http_protocol_class(ledger),
+        ws=protocol_class(settings.ws_stall_seconds, settings.ws_write_buffer, ledger.release),
+        proxy_headers=False,
         ws_max_size=MAX_FRAME_BYTES,
         ws_ping_interval=ping,
         ws_ping_timeout=ping,

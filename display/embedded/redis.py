@@ -18,7 +18,10 @@ app's) and ``redis-admin-password``; ``redis.acl`` holds only their SHA-256.
 
 Files in the data directory (made 0700): ``redis.sock``, ``redis.pid``, ``redis.log``,
 ``redis.lock``, ``servers.lock``, ``redis.acl``, the two password files and Redis's
-``appendonly.aof``.
+``appendonly.aof``. They hold the argon2 hashes of the TD password and every PIN, so they are the
+owner's alone: the directory is 0700 and every file in it 0600 (``owner_only``, on every start,
+also putting right an older installation's 0755/0644), and Redis runs with umask 077 so the files
+it makes are 0600 from the start.
 """
 
 from __future__ import annotations
@@ -90,6 +93,20 @@ def _probe(sock: Path, user: str, password: str) -> str:
     if not lines[0].startswith(b"+OK"):
         return "denied"
     return "up" if lines[1].startswith(b"+PONG") else "down"
+
+
+def owner_only(directory: Path) -> None:
+    """Make ``directory`` (created if missing) 0700 and every file directly in it 0600, and a
+    directory in it (the demo's) 0700: nobody but the owner may read the hashes Redis keeps."""
+    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    directory.chmod(0o700)
+    for entry in directory.iterdir():
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            if entry.is_symlink():
+                continue
+            wanted = 0o700 if entry.is_dir() else 0o600
+            if entry.stat().st_mode & 0o777 != wanted and not entry.is_socket():
+                entry.chmod(wanted)
 
 
 def _secret(path: Path) -> str:
@@ -300,6 +317,7 @@ class EmbeddedRedis:
         Raises EmbeddedRedisError if it does not answer within ``timeout`` seconds, or if a Redis
         that does not know our ACL user holds the socket.
         """
+        owner_only(self.data_dir)
         app, admin = self._passwords()
         if self.process is not None and self.process.poll() is not None:
             self.process = None  # ours died; another process's may be the one that answers now
@@ -344,7 +362,8 @@ class EmbeddedRedis:
         ]  # fmt: skip
         # A session of its own: a terminal's Ctrl-C reaches the server, which then stops Redis
         # after its own shutdown, not Redis first under a server still writing.
-        return subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True)
+        # umask 077: the AOF, log and pid file Redis makes are the owner's alone (0600).
+        return subprocess.Popen(args, stdin=subprocess.DEVNULL, start_new_session=True, umask=0o077)
 
     def stop(self) -> None:
         """Stop the server this object started (not one it merely reused)."""

@@ -25,6 +25,7 @@ tournaments): capped LISTs of JSON ``{at, source, account, kind, tournament}``, 
 
 from __future__ import annotations
 
+import ipaddress
 import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -225,13 +226,19 @@ def of(request: Request) -> Throttle:
 
 
 def source_of(request: Request, trust_proxy: bool) -> str:
-    """The client's address: the TCP peer, or behind a trusted proxy the last X-Forwarded-For
-    entry (the proxy appends the peer it saw; entries before it are the client's to forge)."""
+    """The client's address: the TCP peer, or behind a trusted proxy (``BACKGLASS_TRUST_PROXY``)
+    the last X-Forwarded-For entry (the proxy appends the peer it saw; entries before it are the
+    client's to forge). Only a valid IP address is taken, in its normal form, so what is stored
+    in the failure lists and shown on the desk is one address, bounded; anything else counts as
+    the peer's own. uvicorn's own proxy-header handling is off (``uvicorn_config``)."""
+    peer = request.client.host if request.client else "unknown"
     if trust_proxy:
         forwarded = request.headers.get("x-forwarded-for", "").split(",")[-1].strip()
-        if forwarded:
-            return forwarded[:64]
-    return request.client.host if request.client else "unknown"
+        try:
+            return str(ipaddress.ip_address(forwarded[:64]))
+        except ValueError:
+            return peer
+    return peer
 
 
 def account_for(request: Request, role: str, tournament: str | None, name: str) -> Account:

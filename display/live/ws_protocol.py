@@ -51,6 +51,9 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
 
     stall_seconds = 30.0
     write_buffer = 64 * 1024
+    released: Callable[[Any], None] | None = None
+    """Told the transport when the connection closes: the slot it took as an HTTP connection
+    (display/http/connections.py) is free again."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -109,6 +112,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         if self._stall is not None:
             self._stall.cancel()
             self._stall = None
+        if self.released is not None:
+            self.released(self.transport)
         super().connection_lost(exc)
 
     def _abort_later(self) -> None:
@@ -173,8 +178,15 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
 
 
 def protocol_class(
-    stall_seconds: float, write_buffer: int = 64 * 1024
+    stall_seconds: float,
+    write_buffer: int = 64 * 1024,
+    released: Callable[[Any], None] | None = None,
 ) -> type[GuardedWebSocketProtocol]:
-    """The protocol uvicorn should build for each websocket (its ``ws`` setting)."""
-    attributes = {"stall_seconds": stall_seconds, "write_buffer": write_buffer}
+    """The protocol uvicorn should build for each websocket (its ``ws`` setting); ``released`` is
+    called with the transport when a connection closes."""
+    attributes = {
+        "stall_seconds": stall_seconds,
+        "write_buffer": write_buffer,
+        "released": staticmethod(released) if released else None,
+    }
     return type("GuardedWebSocketProtocol", (GuardedWebSocketProtocol,), attributes)

@@ -107,3 +107,26 @@ async def test_the_same_acl_on_redis_7(tmp_path: Path) -> None:
         assert_denied(url, "bg")
     finally:
         store.stop()
+
+
+def test_the_data_directory_and_every_redis_file_are_the_owners_alone(tmp_path: Path) -> None:
+    """They hold the argon2 hashes of the TD password and every PIN: the directory 0700 and every
+    file Redis and the server make 0600, also on a data directory an older start left 0755 with a
+    0644 AOF. Checked after a write, so the AOF and the log exist."""
+    data = tmp_path / "data"
+    data.mkdir(mode=0o755)
+    data.chmod(0o755)
+    (data / "appendonly.aof").write_text("")
+    (data / "appendonly.aof").chmod(0o644)
+    store = EmbeddedRedis(data)
+    store.start()
+    try:
+        with redis.Redis.from_url(store.url) as client:
+            client.xadd("bgtest-perm:t:x:log", {"r": "{}"})
+        assert stat.S_IMODE(data.stat().st_mode) == 0o700
+        files = [p for p in data.iterdir() if not p.is_socket()]
+        assert {"appendonly.aof", "redis.log", "redis.pid"} <= {p.name for p in files}
+        modes = {p.name: oct(stat.S_IMODE(p.stat().st_mode)) for p in files}
+        assert set(modes.values()) == {"0o600"}, modes
+    finally:
+        store.stop()

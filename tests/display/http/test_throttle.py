@@ -188,3 +188,39 @@ async def test_td_passwords_and_player_pins_are_throttled_and_listed(settings: S
         assert [(f["account"], f["kind"]) for f in listed] == [("player 1", "player PIN")] * 2
         for client in (guesser, player_phone, other):
             await client.aclose()
+
+
+async def test_forwarded_headers_are_ignored_unless_the_proxy_is_trusted(
+    settings: Settings,
+) -> None:
+    """With BACKGLASS_TRUST_PROXY off (the default), X-Forwarded-For from loopback changes
+    nothing (uvicorn would otherwise believe it from 127.0.0.1): a client cannot skip the
+    per-address limit by naming a new address each try."""
+    limits = {"throttle_free": 1, "throttle_base_seconds": 30.0}
+    async with hall(settings, **limits) as (base, api):
+        client = phone(base, "127.0.0.1")
+        body = {"role": "td", "password": "guess"}
+        codes = []
+        for n in range(3):
+            forged = {"X-Forwarded-For": f"10.0.0.{n}"}
+            codes.append((await client.post("/api/session", json=body, headers=forged)).status_code)
+        assert codes == [401, 401, 429]  # one source, held after its free try
+        listed = await failures(api, "/api/sign-in-failures")
+        assert {f["source"] for f in listed} == {"127.0.0.1"}
+        await client.aclose()
+
+
+async def test_a_forwarded_address_is_validated_and_bounded_before_it_is_stored(
+    settings: Settings,
+) -> None:
+    """Behind a trusted proxy a last entry that is not an IP address (5,000 characters, or a
+    name) is not stored as the source: the proxy's own address is."""
+    async with hall(settings, trust_proxy=True, throttle_free=10) as (base, api):
+        client = phone(base, "127.0.0.4")
+        body = {"role": "td", "password": "guess"}
+        for forged in ("1" * 5028, "evil.example", "<script>", "2001:DB8::0:1"):
+            r = await client.post("/api/session", json=body, headers={"X-Forwarded-For": forged})
+            assert r.status_code == 401
+        listed = await failures(api, "/api/sign-in-failures")
+        assert sorted(f["source"] for f in listed) == ["127.0.0.4"] * 3 + ["2001:db8::1"]
+        await client.aclose()
