@@ -171,6 +171,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._counted = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Count the connection in, or refuse it (plain 503) before reading; time its head."""
         super().connection_made(transport)
         address = self.client[0] if self.client else "unknown"
         refusal = self.ledger.admit(transport, address)
@@ -183,12 +184,14 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._arm(self.ledger.limits.header_seconds, "head")
 
     def connection_lost(self, exc: Exception | None) -> None:
+        """Free its slot and timer, then let uvicorn tell the handler."""
         self._disarm()
         if self._counted:
             self.ledger.release(self.transport)
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
+        """Bytes in: ignored on a refused connection, else uvicorn parses them."""
         if not self._counted:
             return  # refused: nothing is read
         super().data_received(data)
@@ -221,11 +224,13 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self.transport.close()
 
     def on_message_begin(self) -> None:
+        """A request's first byte: its head is timed (on a keep-alive connection too)."""
         super().on_message_begin()
         if self._timer is None:  # a keep-alive connection's next request: its head is timed
             self._arm(self.ledger.limits.header_seconds, "head")
 
     def on_headers_complete(self) -> None:
+        """Head complete: not evictable now; a body is timed from here (a websocket is not)."""
         self._disarm()
         self.ledger.busy(self.transport)
         super().on_headers_complete()
@@ -235,16 +240,19 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             self._arm(min(limits.body_gap_seconds, limits.body_seconds), "body")
 
     def on_body(self, body: bytes) -> None:
+        """A piece of body: the pause timer starts again, within the whole body's deadline."""
         super().on_body(body)
         if self._timer is not None:
             left = self._body_deadline - self.loop.time()
             self._arm(min(self.ledger.limits.body_gap_seconds, left), "body")
 
     def on_message_complete(self) -> None:
+        """The whole request is in: no timer while the handler answers."""
         self._disarm()
         super().on_message_complete()
 
     def on_response_complete(self) -> None:
+        """Answered: evictable again while it waits for its next request."""
         super().on_response_complete()
         if not self.transport.is_closing():
             self.ledger.idle(self.transport)  # uvicorn's keep-alive timeout closes it if idle
