@@ -9,6 +9,9 @@
   const el = B.el;
   const config = B.pageConfig();
   const $ = (id) => document.getElementById(id);
+  // the player who said "This is me" on this phone, for this tournament
+  const ME = "backglass.me." + config.tournament;
+  const GROUP_AFTER = 3; // "any score" or "out of reach" on more machines than this: one line
 
   const state = { player: config.player || null, filter: "" };
   const need = { player: null, target: "", asked: null, inFlight: false, answer: null, error: null, timer: null };
@@ -27,12 +30,66 @@
     return format.startsWith("ukpl") || rows.some(([, row]) => "league_points" in row);
   }
 
+  /* Whether qualifying has closed: the EPC main event moved on to its stages, or the Classic or
+   * Kids board closed (EPC 2009, "EPC Qualifying" and the Classic's "ends at 3pm promptly").
+   * Until then a place above the cut is "in the cut", not "qualified". */
+  function qualifyingClosed() {
+    const v = views();
+    const stage = (v.stage || {}).stage;
+    const board = (v.tournament || {}).closed || (v.classic || {}).closed || (v.kids || {}).closed;
+    return Boolean((stage && stage !== "qualifying") || board);
+  }
+
   function bandLabel(band) {
     const cut = (views().tournament || {}).cut;
-    if (!cut) return "";
-    if (band === "qualified") return "Qualify · places 1–" + cut.qualify;
-    if (band === "standby") return "Standby · places " + (cut.qualify + 1) + "–" + (cut.qualify + cut.standby);
-    return "Below the cut";
+    if (!band) return "";
+    const closed = qualifyingClosed();
+    // a board without a cut setting (the Classic's) still bands its rows: say the band alone
+    const places = (from, to) => (!cut ? "" : from === to ? "place " + from : "places " + from + "–" + to);
+    const with_ = (words, from, to) => (cut ? words + " · " + places(from, to) : words);
+    if (band === "qualified") return with_(closed ? "Qualified" : "In the cut", 1, cut && cut.qualify);
+    if (band === "standby") {
+      return with_(closed ? "Standby" : "Standby places", cut && cut.qualify + 1, cut && cut.qualify + cut.standby);
+    }
+    // the Classic: whoever leads a machine when qualifying closes qualifies (EPC 2009, EPC Classic)
+    if (band === "leading") return closed ? "Qualified · led a machine at the close" : "In the cut · leading a machine";
+    return closed ? "Did not qualify" : "Below the cut";
+  }
+
+  function me() {
+    return localStorage.getItem(ME);
+  }
+
+  /* On the list: the remembered player's place, points and queue place, one tap from their page. */
+  function meNode() {
+    const number = me();
+    const who = number && (views().players || {})[number];
+    if (!who) return null;
+    const rows = B.standingRows(views().standings);
+    const label = B.placeLabels(rows);
+    const row = ((views().standings || {}).rows || {})[number] || {};
+    const facts = [typeof row.place === "number" ? "place " + label(row) : "not ranked yet"];
+    if (row.total !== undefined) facts.push(B.fmt.points(row.total) + " points");
+    const queue = queuePlace(number);
+    if (queue) facts.push(queue);
+    return el(
+      "a",
+      { class: "me-card", id: "me-card", href: "?player=" + encodeURIComponent(number), onclick: (event) => open(event, number) },
+      el("span", { class: "me-name" }, who.name, " ", el("span", { class: "number" }, "#" + number)),
+      el("span", { class: "me-facts" }, facts.join(" · "))
+    );
+  }
+
+  /* "2nd in the queue for Medieval Madness", "called to …", "playing …", or "". */
+  function queuePlace(number) {
+    for (const [id, machine] of B.machineList(views())) {
+      const q = (views().queues || {})[id];
+      if (!q) continue;
+      if (q.up && q.up.player === number) return (q.up.state === "playing" ? "playing " : "called to ") + machine.name;
+      const mine = (q.waiting || {})[number];
+      if (mine) return ordinal(mine.pos) + " in the queue for " + machine.name;
+    }
+    return "";
   }
 
   function matches(number, name) {
@@ -97,11 +154,13 @@
       items.push(el("li", { class: "muted" }, state.filter ? "No player matches." : "No players yet."));
     }
     list.replaceChildren(...items);
+    const card = meNode();
+    $("me-holder").replaceChildren(...(card ? [card] : []));
   }
 
   function machineItem(p) {
     const entry = p.entry;
-    const place = typeof entry.place === "number" ? "place " + entry.place + " of " + p.ranked : "not ranked";
+    const place = typeof entry.place === "number" ? "place " + p.label(entry) + " of " + p.ranked : "not ranked";
     return el(
       "li",
       { class: "player-machine", dataset: { machine: p.id } },
@@ -148,10 +207,12 @@
       const entry = (doc.rows || {})[number];
       if (!entry) continue;
       const ranked = Object.values(doc.rows || {}).filter((r) => typeof r.place === "number").length;
-      played.push({ id: id, machine: machine, entry: entry, ranked: ranked });
+      const label = B.placeLabels(Object.entries(doc.rows || {})); // "3=" where others share it
+      played.push({ id: id, machine: machine, entry: entry, ranked: ranked, label: label });
     }
     const summary = [];
-    if (typeof row.place === "number") summary.push(el("div", { class: "big-place" }, "Place " + row.place));
+    const overall = B.placeLabels(B.standingRows(views().standings));
+    if (typeof row.place === "number") summary.push(el("div", { class: "big-place" }, "Place " + overall(row)));
     else summary.push(el("div", { class: "big-place muted" }, who.guest ? "Guest — not ranked" : "Not ranked yet"));
     const facts = [B.fmt.points(row.total || 0) + (league ? " machine points" : " points")];
     if (league && row.league_points !== undefined) facts.push(B.fmt.points(row.league_points) + " league points");
@@ -159,11 +220,17 @@
       const of = settings.machines_per_player ? " of " + settings.machines_per_player : "";
       facts.push(played.length + of + " machines played");
     }
-    if (row.band) facts.push(bandLabel(row.band).replace("Qualify", "Qualifying"));
+    if (row.band) facts.push(bandLabel(row.band));
     summary.push(el("div", { class: "facts" }, facts.join(" · ")));
     if (who.withdrawn !== undefined) summary.push(el("div", { class: "withdrawn" }, "Withdrawn"));
+    const mine = me() === number;
     const parts = [
       el("h1", { class: "player-name" }, who.name, " ", el("span", { class: "number" }, "#" + number)),
+      el(
+        "button",
+        { type: "button", class: "me-button" + (mine ? " mine" : ""), id: "me-button", onclick: () => toggleMe(number) },
+        mine ? "★ This is me (tap to forget)" : "☆ This is me"
+      ),
       el("div", { class: "summary band-" + (row.band || "none") }, summary),
       queueNode(number),
       played.length
@@ -173,6 +240,12 @@
     ];
     detail.replaceChildren(...parts.filter(Boolean)); // replaceChildren would write "null"
     if (who.withdrawn === undefined) askNeed();
+  }
+
+  function toggleMe(number) {
+    if (me() === number) localStorage.removeItem(ME);
+    else localStorage.setItem(ME, number);
+    renderPlayer();
   }
 
   /* ---------- queues: where the player is up or waiting ---------- */
@@ -254,14 +327,32 @@
     if (answer.needs.length === 0) {
       return el("div", {}, head, el("p", { class: "muted need-none" }, "No machines left for you to play."));
     }
+    // only what says something: at the target already, "any score" says nothing; many machines
+    // with "any score" or "out of reach" are one line each
+    const anyScore = answer.needs.filter((n) => n.score === 0);
+    const outOfReach = answer.needs.filter((n) => n.score === undefined);
+    const groupAny = answer.now.reached || anyScore.length > GROUP_AFTER;
+    const groupOut = outOfReach.length > GROUP_AFTER;
+    const listed = answer.needs.filter((n) => !(n.score === 0 && groupAny) && !(n.score === undefined && groupOut));
+    const names = (needs) => needs.map((n) => n.name).join(", ");
+    const grouped = [];
+    if (anyScore.length && groupAny && !answer.now.reached) {
+      grouped.push(el("p", { class: "need-group need-any" }, "Any score on " + names(anyScore) + " gets you there."));
+    }
+    if (groupOut) {
+      grouped.push(
+        el("p", { class: "muted need-group need-out" }, "Out of reach with one game on " + outOfReach.length + " machines: " + names(outOfReach) + ".")
+      );
+    }
     return el(
       "div",
       {},
       head,
+      ...grouped,
       el(
         "ul",
         { class: "need-list" },
-        answer.needs.map((n) =>
+        listed.map((n) =>
           el(
             "li",
             { class: "need-item" + (n.score === undefined ? " out" : ""), dataset: { machine: n.machine } },
