@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -15,6 +16,7 @@ from display import competitions
 from display.desk import routes as desk
 from display.errors import HANDLERS
 from display.http import api, openapi, pages
+from display.http.starting import StartingMiddleware
 from display.live import ws
 from display.log import regression, restore
 from display.security import SecurityMiddleware
@@ -46,10 +48,23 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=ROOT / "static"), name="static"),
     ]
     # Host, Origin/CSRF, body size and security headers before any route (display/security.py).
-    middleware = [Middleware(SecurityMiddleware, settings=settings)]
+    # Then, while the process catches up on the logs, 503 "starting" (display/http/starting.py).
+    middleware = [Middleware(SecurityMiddleware, settings=settings), Middleware(StartingMiddleware)]
     return Starlette(
         routes=routes,
         middleware=middleware,
         exception_handlers=HANDLERS,
         lifespan=lifespan,
     )
+
+
+async def until_started(app: Starlette, server: asyncio.Task[None]) -> None:
+    """Wait until ``app``, served by the uvicorn ``server`` task, has caught up on the logs and
+    takes writes (``Replica.started``); raises what the server task raised if it ends first."""
+    while not server.done():
+        services = getattr(app.state, "services", None)
+        if services is not None and services.replica.started.is_set():
+            return
+        await asyncio.sleep(0.01)
+    server.result()
+    raise RuntimeError("the server stopped while starting")

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from display import competitions
 from display.embedded.redis import EmbeddedRedis
@@ -24,6 +25,7 @@ from display.embedded.supervisor import RedisSupervisor
 from display.http.auth import Auth, TdPassword
 from display.live.hub import Hub
 from display.live.replica import Replica
+from display.live.snapshots import Snapshots
 from display.log import regression
 from display.log.connection import connect
 from display.log.store import LogStore
@@ -98,6 +100,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
         settings.wait_timeout_ms,
     )
     replica = Replica(store, tail, hub, settings.history_size)
+    replica.snapshots = Snapshots(settings.data_dir, settings.key_prefix)
     auth = Auth(redis, settings.key_prefix)
     writer = Writer(
         store, replica, lambda tid: regression.refuse(svc, tid), competitions.reason_required()
@@ -112,19 +115,13 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
         log.log(logging.INFO if svc.td_password.source == "env" else logging.WARNING, "%s", first)
         for note in notes:
             log.warning("%s", note)
-        await replica.catch_up()
-        svc.guard = await regression.start(svc)  # Redis against the high-water file
-        # Everything loaded so far lives as long as the process: keep it out of the collector's
-        # generations, so full collections stay short under load (bench: 90-150 ms pauses before).
-        gc.freeze()
-        svc.tasks = [
-            asyncio.create_task(replica.run(), name="replica"),
-            asyncio.create_task(replica.heartbeat(settings.heartbeat_seconds), name="heartbeat"),
-        ]
-        svc.tasks += svc.guard.tasks()
         if embedded is not None:  # restart it if it dies (docs/redis.md)
             supervisor = RedisSupervisor(embedded).run()
             svc.tasks.append(asyncio.create_task(supervisor, name="redis-supervisor"))
+        # The server answers at once; until the logs are read, display/http/starting.py says so.
+        starting = asyncio.create_task(start(svc), name="start-up")
+        starting.add_done_callback(_failed)
+        svc.tasks.append(starting)
         yield svc
     finally:
         for task in svc.tasks:
@@ -138,7 +135,56 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
                 await asyncio.wait([task], timeout=1)
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        with contextlib.suppress(OSError):  # the next start replays only what came after
+            await replica.save_snapshots()
         await redis.aclose()
         await tail.aclose()
         if embedded is not None:  # the last server on the data directory stops its Redis
             await asyncio.to_thread(embedded.detach)
+
+
+SNAPSHOT_SECONDS = 30.0
+SNAPSHOT_RECORDS = 500
+"""A tournament is snapshotted (``display/live/snapshots.py``) after start-up and then every
+``SNAPSHOT_SECONDS`` once it moved ``SNAPSHOT_RECORDS`` records on, and at every shutdown: a
+restart, even after a kill, replays at most a few hundred records per tournament."""
+
+
+async def start(svc: Services) -> None:
+    """Read every log (``Replica.catch_up``), check Redis against the high-water file, then take
+    writes: start the tail, the heartbeat and the guard's tasks and set ``replica.started``.
+    Retries after a Redis error; what was read is kept."""
+    while True:
+        try:
+            await svc.replica.catch_up()
+            svc.guard = await regression.start(svc)  # Redis against the high-water file
+            break
+        except (RedisError, OSError) as exc:
+            log.warning("start-up: %s; retrying", exc)
+            await asyncio.sleep(0.5)
+    # Everything loaded so far lives as long as the process: keep it out of the collector's
+    # generations, so full collections stay short under load (bench: 90-150 ms pauses before).
+    gc.freeze()
+    with contextlib.suppress(OSError):  # a long replay is not done twice, even after a kill
+        await svc.replica.save_snapshots(SNAPSHOT_RECORDS)
+    svc.tasks += [
+        asyncio.create_task(
+            svc.replica.keep_snapshots(SNAPSHOT_SECONDS, SNAPSHOT_RECORDS), name="snapshots"
+        ),
+        asyncio.create_task(svc.replica.run(), name="replica"),
+        asyncio.create_task(
+            svc.replica.heartbeat(svc.settings.heartbeat_seconds), name="heartbeat"
+        ),
+        *svc.guard.tasks(),
+    ]
+    svc.replica.started.set()
+    log.info("caught up: %s records of %s tournaments", *_counts(svc))
+
+
+def _failed(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.critical("start-up failed: the server takes no writes", exc_info=task.exception())
+
+
+def _counts(svc: Services) -> tuple[int, int]:
+    return svc.replica.progress()[0], len(svc.replica.tournaments)

@@ -24,6 +24,7 @@
   const MAX_WINDOW_MS = 20000;
   const PING_GRACE_MS = 7000; // pings come every 5 s
   let storeDownAt = null; // Date.now() when a ping first said the score store is down, else null
+  let starting = null; // {done, total} while the server says it is catching up, else null
 
   function isObject(value) {
     return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -160,6 +161,13 @@
         return; // the server closes next; backoff is not reset
       }
       this.lastMessageAt = this.socketSince = Date.now();
+      if (message.type === "starting") {
+        // the server is up but still reading its logs: say how far instead of "connecting"
+        starting = { done: message.done || 0, total: message.total || 0 };
+        this.setConnected(false);
+        return;
+      }
+      starting = null;
       if (message.type === "snapshot") {
         this.attempt = 0;
         this.applySnapshot(message);
@@ -383,7 +391,8 @@
   }
 
   /* The status corner: "live", "connecting…", "offline — data 42 s old", or, while the server says
-   * its score store is down, "reconnecting — data 42 s old" (counted from the outage). */
+   * its score store is down, "reconnecting — data 42 s old" (counted from the outage), or while
+   * it catches up after a start, "server starting — 42 % caught up". */
   function showStatus(node, connected, age) {
     if (!node) return;
     let state;
@@ -391,6 +400,10 @@
     if (connected) {
       state = "live";
       text = "live";
+    } else if (starting !== null) {
+      state = "starting";
+      const percent = starting.total ? Math.floor((100 * starting.done) / starting.total) : 0;
+      text = "server starting — " + Math.min(percent, 100) + " % caught up";
     } else if (age === null) {
       state = "connecting";
       text = "connecting…";

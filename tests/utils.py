@@ -19,7 +19,7 @@ import orjson
 import uvicorn
 import websockets
 
-from display.app import create_app
+from display.app import create_app, until_started
 from display.cli.serve import uvicorn_config
 from display.settings import Settings
 
@@ -48,10 +48,7 @@ async def serve_with_services(settings: Settings) -> AsyncIterator[tuple[str, An
     app = create_app(settings)
     server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings))
     task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
+    await until_started(app, task)
     try:
         yield f"http://127.0.0.1:{port}", app.state.services, server
     finally:

@@ -17,13 +17,18 @@ from redis.asyncio import Redis
 from redis.typing import KeyT, StreamIdT, StreamRangeResponse, XReadResponse
 
 from display.live.hub import Hub, Outgoing
+from display.live.snapshots import Snapshots
 from display.live.tournament import Applied, Change, LiveTournament, fold
+from display.log.integrity import GENESIS
 from display.log.store import LogStore, Record, page_records, reply_text, stream_entries
 
 log = logging.getLogger(__name__)
 
 BLOCK_MS = 1000
 READ_COUNT = 2000
+SLICE_SECONDS = 0.02
+"""Longest stretch a catch-up runs the rules without letting other requests in (item: no request
+waits more than ~100 ms behind long work)."""
 BROADCAST_WINDOW = 0.025
 """Seconds: at most one broadcast per tournament per window. A change after a quiet spell goes out
 at once; changes inside the window after a broadcast are folded into the next one, so fan-out work
@@ -60,6 +65,15 @@ class Replica:
         # Called after records of a tournament were applied (``display.services`` sets it: a kind
         # that follows other tournaments writes what it learnt).
         self.on_applied: Callable[[str], None] | None = None
+        # Start-up (``catch_up``): the last version each log had when this process first saw it,
+        # and the tournaments caught up (served, written to); ``started`` once all are and the
+        # process takes writes (display/services.py sets it).
+        self.totals: dict[str, int] = {}
+        self.caught_up: set[str] = set()
+        self.started = asyncio.Event()
+        self._unpublished: dict[str, tuple[int, set[str]]] = {}  # tid -> (base, touched)
+        # Where tournaments' states are saved for the next start (display/services.py sets it).
+        self.snapshots: Snapshots | None = None
 
     async def run(self) -> None:
         """Tail forever; reconnects by itself after a Redis error (state is kept, reads resume)."""
@@ -79,13 +93,15 @@ class Replica:
                 log.warning("replica: %s; retrying", exc)
                 await asyncio.sleep(0.5)
 
-    async def poll(self, block_ms: int | None) -> None:
-        """One XREAD over the registry and every log; apply what arrived."""
+    async def _read(self, block_ms: int | None) -> list[tuple[str, list[Record]]]:
+        """One XREAD over the registry and every log: registers new tournaments and returns each
+        log's page of records, by tournament id."""
         streams: dict[KeyT, StreamIdT] = {self.store.registry_key: self.registry_cursor}
         for tid, live in self.tournaments.items():
             if tid not in self.paused:
                 streams[self.store.log_key(tid)] = f"{live.version}-0"
         reply = await self.tail.xread(streams, count=READ_COUNT, block=block_ms)
+        pages: list[tuple[str, list[Record]]] = []
         for name, entries in _streams(reply):
             if name == self.store.registry_key:
                 for entry_id, fields in stream_entries(entries):
@@ -94,9 +110,15 @@ class Replica:
                     self.tournaments.setdefault(tid, LiveTournament(tid, self.history_size))
             else:
                 tid = name.removeprefix(f"{self.store.prefix}:t:").removesuffix(":log")
-                if tid in self.appending:
-                    continue  # the writer applies its own records (see ``appending``)
-                self.ingest(tid, page_records(entries))
+                pages.append((tid, page_records(entries)))
+        return pages
+
+    async def poll(self, block_ms: int | None) -> None:
+        """One XREAD over the registry and every log; apply what arrived."""
+        for tid, records in await self._read(block_ms):
+            if tid in self.appending:
+                continue  # the writer applies its own records (see ``appending``)
+            self.ingest(tid, records)
         async with self._advanced:
             self._advanced.notify_all()
 
@@ -141,13 +163,99 @@ class Replica:
         self._last_broadcast[tid] = asyncio.get_running_loop().time()
 
     async def catch_up(self) -> None:
-        """Read until nothing is pending (used at start-up, before serving)."""
+        """Read every log until nothing is pending (at start-up, while the server already
+        answers). The rules run per record, in slices of at most ``SLICE_SECONDS`` between which
+        other requests are served; each tournament's views are built and diffed once, when its
+        log is read up to the version it had when first seen (``totals``): it is then
+        ``caught_up`` and served as usual (architecture, "Replica: up at once")."""
+        unpublished = self._unpublished  # kept on the replica: a retry after a Redis error resumes
         while True:
             before = {tid: t.version for tid, t in self.tournaments.items()}, self.registry_cursor
-            await self.poll(None)
+            slice_end = time.perf_counter() + SLICE_SECONDS
+            for tid, records in await self._read(None):
+                if tid in self.caught_up:
+                    self.ingest(tid, records)
+                    continue
+                live = self.tournaments[tid]
+                base, touched = unpublished.setdefault(tid, (live.version, set()))
+                for record in records:
+                    touched |= live.advance((record,))
+                    if time.perf_counter() > slice_end:
+                        await asyncio.sleep(0)
+                        slice_end = time.perf_counter() + SLICE_SECONDS
+            for tid in self.tournaments.keys() - self.totals.keys():
+                self.totals[tid] = await self.store.head(tid)
+                await self._load_snapshot(tid)
             after = {tid: t.version for tid, t in self.tournaments.items()}, self.registry_cursor
+            for tid, live in self.tournaments.items():
+                # at its start-up version, or nothing more to read (a paused or shorter log)
+                if tid not in self.caught_up and (
+                    live.version >= self.totals[tid] or before == after
+                ):
+                    base, touched = unpublished.pop(tid, (live.version, set()))
+                    live.publish(base, touched)
+                    self.caught_up.add(tid)
+                    self.applied_at[tid] = time.time()
+                    if self.on_applied is not None and live.version > base:
+                        self.on_applied(tid)
+            async with self._advanced:
+                self._advanced.notify_all()
             if before == after:
                 return
+
+    async def _load_snapshot(self, tid: str) -> None:
+        """Start ``tid`` from its snapshot if it has one from this code whose version the log
+        still holds with the same chain hash (else the log is replayed from the start)."""
+        live = self.tournaments[tid]
+        saved = self.snapshots.load(tid) if self.snapshots is not None else None
+        if saved is None or live.version != 0 or saved.version > self.totals[tid]:
+            return
+        found = await self.store.read(tid, saved.version - 1, 1)
+        if not found or found[0].seq != saved.version or (found[0].h or GENESIS) != saved.head_hash:
+            log.warning("%s: snapshot at %s does not match the log; replaying", tid, saved.version)
+            return
+        live.restore(saved)
+
+    async def save_snapshots(self, least: int = 1) -> int:
+        """Save the state of every caught-up tournament that moved ``least`` records or more
+        since its last snapshot; returns how many were saved. The pickling runs here, the file
+        write in a thread; a state that cannot be pickled is logged and skipped."""
+        if self.snapshots is None:
+            return 0
+        count = 0
+        for tid, live in list(self.tournaments.items()):
+            last = self.snapshots.saved_at.get(tid, 0)
+            if not self.ready(tid) or live.kind is None or live.version - last < least:
+                continue
+            try:
+                data = self.snapshots.dump(live.saved())
+            except Exception as exc:
+                log.warning("%s: state not saved as a snapshot: %s", tid, exc)
+                self.snapshots.saved_at[tid] = live.version  # not again until it moves on
+                continue
+            await asyncio.to_thread(self.snapshots.write, tid, data, live.version)
+            count += 1
+        return count
+
+    async def keep_snapshots(self, seconds: float, least: int) -> None:
+        """Every ``seconds``, snapshot the tournaments that moved ``least`` records or more."""
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await self.save_snapshots(least)
+            except OSError as exc:  # a full or read-only disk: the log is still the truth
+                log.warning("snapshots not saved: %s", exc)
+
+    def progress(self) -> tuple[int, int]:
+        """Start-up progress: records read and records to read, over every log."""
+        done = sum(
+            min(live.version, self.totals.get(tid, 0)) for tid, live in self.tournaments.items()
+        )
+        return done, sum(self.totals.values())
+
+    def ready(self, tid: str) -> bool:
+        """Whether ``tid`` is caught up (served from a current state) or start-up is over."""
+        return self.started.is_set() or tid in self.caught_up
 
     async def wait_for(self, tid: str, version: int, timeout: float = 5.0) -> bool:
         """Wait until this replica has applied ``tid`` up to ``version``; False on timeout."""

@@ -18,6 +18,7 @@ from display import competitions
 from display.competitions.base import EVERY_VIEW, Kind
 from display.live import mergepatch
 from display.live import shared as shared_records
+from display.live.snapshots import Saved
 from display.log.integrity import GENESIS
 from display.log.store import Record as StoredRecord
 from display.types import Doc, Record, Touched
@@ -111,6 +112,28 @@ class LiveTournament:
         self.created_at: str | None = None
         self._snapshot: tuple[int, str] | None = None
 
+    def saved(self) -> Saved:
+        """What a snapshot keeps of this tournament (``display/live/snapshots.py``)."""
+        return Saved(
+            self.version,
+            self.head_hash,
+            self.format,
+            self.meta,
+            self.state,
+            self.shared,
+            self.views,
+            self.created_at,
+        )
+
+    def restore(self, saved: Saved) -> None:
+        """Take the state of a snapshot (history starts empty: older resumes get a snapshot)."""
+        self.version, self.head_hash = saved.version, saved.head_hash
+        self.format, self.meta, self.created_at = saved.format, saved.meta, saved.created_at
+        self.kind = competitions.for_format(saved.format).kind if saved.format else None
+        self.state, self.shared, self.views = saved.state, saved.shared, dict(saved.views)
+        self.history.clear()
+        self._snapshot = None
+
     def try_apply(self, records: Sequence[Record]) -> Applied:
         """What ``records`` would make of the state at ``version`` (as versions ``version + 1``
         …), without keeping it: the writer's validation. Raises ScoringError when the rules
@@ -137,6 +160,14 @@ class LiveTournament:
             self.state, self.shared, touched = applied
             self.version, self.head_hash = batch[-1].seq, batch[-1].h or GENESIS
             batch = []
+        touched |= self.advance(batch)
+        return self.publish(base, touched)
+
+    def advance(self, batch: Sequence[StoredRecord]) -> Touched:
+        """Run the rules over ``batch`` (records after ``version``; earlier ones are skipped) and
+        return the view names they touched, building no view: a catch-up calls this per record
+        and ``publish`` once (architecture, "Replica"). Raises RuntimeError on a log gap."""
+        touched = set[str]()
         for record in batch:
             if record.seq <= self.version:
                 continue  # already applied (the writer applies its own records before the tail)
@@ -144,6 +175,11 @@ class LiveTournament:
                 raise RuntimeError(f"{self.id}: log gap, at {self.version}, got {record.seq}")
             touched |= self._apply_one(record)
             self.version, self.head_hash = record.seq, record.h or GENESIS
+        return touched
+
+    def publish(self, base: int, touched: Touched) -> Change | None:
+        """Build the ``touched`` views once, diff them against those at ``base`` and keep the
+        change in history; None when the version did not move since ``base``."""
         if self.version == base:
             return None
         patches: dict[str, Doc | None] = {}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
 
 import orjson
@@ -14,6 +16,8 @@ from display.log.store import version_number
 from display.services import Services
 
 UNKNOWN_TOURNAMENT = 4404
+STARTING_EVERY = 1.0
+"""Seconds between ``starting`` messages while the server catches up (docs/protocol.md)."""
 NO_DIRECT_WRITES = 1011
 """Close code when the server is not Backglass's uvicorn protocol (``backglass serve``), whose
 direct writes the hub needs."""
@@ -31,6 +35,12 @@ async def live_socket(websocket: WebSocket) -> None:
     if link is None:
         await websocket.close(NO_DIRECT_WRITES, "run under backglass serve")
         return
+    while not svc.replica.ready(tid):  # start-up: say how far, until its log is read
+        done, total = svc.replica.progress()
+        starting = {"type": "starting", "done": done, "total": total, "time": time.time()}
+        await websocket.send_text(orjson.dumps(starting).decode())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(svc.replica.started.wait(), STARTING_EVERY)
     live = svc.replica.tournaments.get(tid)
     if live is None:
         message = {"type": "error", "message": f"There is no tournament {tid}."}

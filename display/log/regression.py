@@ -376,9 +376,12 @@ def refuse(svc: Services, tid: str | None) -> None:
 async def health(request: Request) -> Response:
     """Whether Redis answers and, per tournament, its version and whether the store is behind.
 
-    ``{"redis": "ok"|"down", "epoch": "ok"|"lost", "tournaments": {id: {"version": N, "state":
-    "ok"|"behind", "seen": M, "reason": …}}}``; ``version`` is what the store holds, ``shown``
-    what this server shows when that differs."""
+    ``{"redis": "ok"|"down", "epoch": "ok"|"lost", "start": {"state": "starting"|"ready", "done":
+    D, "total": T, "percent": P}, "tournaments": {id: {"version": N, "state": "ok"|"behind"|
+    "starting", "seen": M, "reason": …}}}``; ``version`` is what the store holds, ``shown`` what
+    this server shows when that differs; while the process catches up on the logs after it
+    started, ``start`` says how far (records read of records to read) and a tournament not read
+    yet is ``starting`` with its ``version`` so far and ``total``."""
     svc: Services = request.app.state.services  # not http.endpoint's: it imports services
     guard = svc.guard
     try:
@@ -388,8 +391,19 @@ async def health(request: Request) -> Response:
         redis = "down"
     behind = guard.behind if guard is not None else {}
     tournaments: dict[str, dict[str, object]] = {}
-    for tid, live in svc.replica.tournaments.items():
+    replica = svc.replica
+    for tid, live in replica.tournaments.items():
         tournaments[tid] = {"version": live.version, "state": "ok"}
+        if not replica.ready(tid):
+            total = replica.totals.get(tid, live.version)
+            tournaments[tid] = {"version": live.version, "state": "starting", "total": total}
+    done, total = replica.progress()
+    start = {
+        "state": "ready" if replica.started.is_set() else "starting",
+        "done": done,
+        "total": total,
+        "percent": 100 if total == 0 else min(100, done * 100 // total),
+    }
     for tid, lost in behind.items():
         entry = {"version": lost.have, **lost.view()}
         shown = svc.replica.tournaments.get(tid)
@@ -397,7 +411,8 @@ async def health(request: Request) -> Response:
             entry["shown"] = shown.version
         tournaments[tid] = entry
     epoch = "lost" if guard is not None and guard.epoch_lost else "ok"
-    return JSONResponse({"redis": redis, "epoch": epoch, "tournaments": tournaments})
+    body = {"redis": redis, "epoch": epoch, "start": start, "tournaments": tournaments}
+    return JSONResponse(body)
 
 
 routes = [Route("/api/health", health, methods=["GET"])]

@@ -269,6 +269,11 @@ class LogStore:
         )
         return page_records(page)
 
+    async def head(self, tournament: str) -> int:
+        """The version of ``tournament``'s last record (0 for an empty or absent log)."""
+        page = await self.redis.xrevrange(self.log_key(tournament), count=1)
+        return page_records(page)[-1].seq if page else 0
+
     async def record(self, tournament: str, seq: int) -> RecordData | None:
         """The record at version ``seq``, or None."""
         found = page_records(

@@ -13,7 +13,7 @@ import pytest
 import uvicorn
 from playwright.async_api import Browser, Page, async_playwright, expect
 
-from display.app import create_app
+from display.app import create_app, until_started
 from display.cli.serve import uvicorn_config
 from display.settings import Settings
 from tests.utils import Api
@@ -77,12 +77,10 @@ async def new_page(browser: Browser) -> AsyncIterator[NewPage]:
 async def serve_on(settings: Settings, port: int) -> AsyncIterator[str]:
     """The app under uvicorn on ``port`` in this loop (tests/utils picks a free port; a restart
     must reuse the same one)."""
-    server = uvicorn.Server(uvicorn_config(create_app(settings), "127.0.0.1", port))
+    app = create_app(settings)
+    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port))
     task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
+    await until_started(app, task)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

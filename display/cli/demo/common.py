@@ -204,7 +204,7 @@ async def target(
         return
     import uvicorn
 
-    from display.app import create_app
+    from display.app import create_app, until_started
     from display.cli.serve import uvicorn_config
 
     with socket.socket() as probe:
@@ -226,11 +226,10 @@ async def target(
             raise DemoError("The server did not start (see the messages above).") from None
 
     task = asyncio.create_task(serve())
-    while not server.started:
-        if task.done():
-            task.result()
-            raise DemoError("The server stopped while starting.")
-        await asyncio.sleep(0.02)
+    try:
+        await until_started(app, task)
+    except RuntimeError:
+        raise DemoError("The server stopped while starting.") from None
     try:
         password, note = signing_in(app, settings)
         base = f"http://{display_host(host)}:{port}"

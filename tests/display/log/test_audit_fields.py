@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from display import competitions
-from display.app import create_app
+from display.app import create_app, until_started
 from display.cli.demo.common import Client, target
 from display.cli.serve import uvicorn_config
 from display.competitions.epc_country.demo import run_country
@@ -125,8 +125,7 @@ async def test_write_refuses_a_record_without_who_or_when(settings: Settings) ->
     port = free_port()
     server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port))
     task = asyncio.create_task(server.serve())
-    while not server.started:
-        await asyncio.sleep(0.01)
+    await until_started(app, task)
     try:
         client = Api(f"http://127.0.0.1:{port}")
         await client.sign_in_td()
