@@ -46,6 +46,7 @@ class StartingMiddleware:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Pass the request on, or answer it 503 while start-up has not read what it needs."""
         services = getattr(scope.get("app"), "state", None)
         replica: Replica | None = getattr(getattr(services, "services", None), "replica", None)
         if scope["type"] != "http" or replica is None or replica.started.is_set():

@@ -78,6 +78,7 @@ class Snapshots:
         self.saved_at: dict[str, int] = {}  # tid -> version of its last snapshot, this process
 
     def path(self, tid: str) -> Path:
+        """The snapshot file of tournament ``tid`` (its id hashed: any id is a safe file name)."""
         return self.directory / f"{hashlib.sha256(tid.encode()).hexdigest()}.snap"
 
     def dump(self, saved: Saved) -> bytes:
