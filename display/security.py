@@ -18,7 +18,9 @@ In order, for HTTP and websocket handshakes:
    runs, or as soon as a chunked body passes the limit (the handler never holds more). The
    connection is kept: uvicorn drops the rest of the body once the answer is complete, so the
    client reads its 413 rather than a reset in the middle of its upload.
-4. **Headers** on every HTTP response: the Content-Security-Policy ``CSP`` (no inline script or
+4. **A client that hangs up** before its body is in gets no answer and costs one short log line
+   (within its address's budget, ``display/http/log_budget.py``), not a 500 with a traceback.
+5. **Headers** on every HTTP response: the Content-Security-Policy ``CSP`` (no inline script or
    style anywhere), ``nosniff``, ``Referrer-Policy`` and ``X-Frame-Options``.
 
 Why each, and how to configure it: docs/security.md.
@@ -28,15 +30,20 @@ from __future__ import annotations
 
 import functools
 import ipaddress
+import logging
 import re
 import socket
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 import orjson
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from display.http.log_budget import DISCONNECTS
 from display.settings import Settings
+
+log = logging.getLogger(__name__)
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -218,6 +225,13 @@ class SecurityMiddleware:
 
         try:
             await self.app(scope, counted, with_headers)
+        except ClientDisconnect:
+            # The client hung up before its body was in: nobody to answer, and not the server's
+            # fault, so one short line (within the address's budget), no traceback, no 500.
+            address = scope["client"][0] if scope.get("client") else "unknown"
+            if DISCONNECTS.allow(address, log):
+                log.info("%s went away during %s %s", address, scope["method"], scope["path"])
+            return
         except Exception:
             if not over or started:  # the app's own failure, or too late to answer 413
                 raise

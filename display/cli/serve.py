@@ -3,6 +3,7 @@ tests' servers)."""
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 from display.http.connections import Ledger, Limits, http_protocol_class, raise_open_file_limit
+from display.http.log_budget import RepeatFilter
 from display.live.ws_protocol import MAX_FRAME_BYTES, protocol_class
 from display.settings import Settings
 
@@ -30,7 +32,7 @@ def uvicorn_config(
     settings = settings or Settings.from_env()
     ping = settings.ws_ping_seconds or None
     ledger = Ledger(Limits.for_process(settings, raise_open_file_limit()))
-    return uvicorn.Config(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -44,6 +46,12 @@ def uvicorn_config(
         log_level="warning",
         **extra,
     )
+    # uvicorn's per-request warnings ("Invalid HTTP request received.") name no client: each
+    # message at most 10 times a minute, so a flood of bad requests cannot fill the disk.
+    error_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, RepeatFilter) for f in error_log.filters):
+        error_log.addFilter(RepeatFilter())
+    return config
 
 
 @click.command()

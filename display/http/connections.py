@@ -37,6 +37,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from display.http.log_budget import DISCONNECTS
 from display.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -176,7 +177,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         address = self.client[0] if self.client else "unknown"
         refusal = self.ledger.admit(transport, address)
         if refusal is not None:
-            log.info("connection from %s refused: %s", address, refusal)
+            if DISCONNECTS.allow(address, log):
+                log.info("connection from %s refused: %s", address, refusal)
             transport.write(_plain(b"503 Service Unavailable", refusal, b"retry-after: 5\r\n"))
             transport.close()
             return
@@ -213,7 +215,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if self.transport.is_closing():
             return
         address = self.client[0] if self.client else "unknown"
-        log.info("connection from %s: request %s not complete in time, closed", address, what)
+        if DISCONNECTS.allow(address, log):
+            log.info("connection from %s: request %s not complete in time, closed", address, what)
         cycle = self.cycle
         if cycle is None or cycle.response_complete or not cycle.response_started:
             message = "The request took too long to arrive. Try again."
