@@ -27,6 +27,7 @@
   const FAR_ABOVE_TOP = 10;
   const FAR_BELOW_MEDIAN = 100;
   const MEDIAN_AFTER = 3; // scores on the machine before its median means anything
+  const ROLLED_BELOW_MEDIAN = 5; // on a machine that declares its digits: "did the score roll?"
   const UNDO_MARGIN_S = 5; // Undo goes before the server's window closes, so a late tap is not refused
   const QUEUE_PICKS = 3; // waiting players offered after the one up
   const UNDO_REASON = "Undone by the steward right after entering it";
@@ -73,6 +74,16 @@
 
   function machineName(id) {
     return ((views().machines || {})[id] || {}).name || "Machine " + id;
+  }
+
+  /* The digits the machine's display shows, when it declares them (a score there may roll over). */
+  function machineDigits(id) {
+    return ((views().machines || {})[id] || {}).digits || null;
+  }
+
+  /* The score a player made: as displayed, plus the roll-overs times 10^digits (scoring/rollover.py). */
+  function trueScore(score, rollovers, digitCount) {
+    return rollovers && digitCount ? score + rollovers * Math.pow(10, digitCount) : score;
   }
 
   function knownPlayer(number) {
@@ -157,6 +168,7 @@
   function clearEntry() {
     $("entry-player").value = "";
     $("entry-score").value = "";
+    $("entry-rollovers").value = "";
     state.rawScore = false;
     state.confirmed = null;
     showError("entry-error", "");
@@ -244,7 +256,8 @@
   });
 
   function entryValues() {
-    return { player: $("entry-player").value.trim(), score: digits($("entry-score").value) };
+    const rollovers = machineDigits(state.machine) ? Number(digits($("entry-rollovers").value)) || 0 : 0;
+    return { player: $("entry-player").value.trim(), score: digits($("entry-score").value), rollovers: rollovers };
   }
 
   /* What is wrong with the score as typed, or null: {message, now} (``now``: say it while typing). */
@@ -269,7 +282,7 @@
 
   /* Why this score needs a second look, or "": far above the machine's best, far below its
    * median, or above the tournament's maximum (which the TD records; ``refused``). */
-  function implausible(score) {
+  function implausible(score, rollovers) {
     const max = hallSettings().max_score === undefined ? DEFAULT_MAX : hallSettings().max_score;
     if (score > max) {
       return {
@@ -291,6 +304,14 @@
     }
     if (scores.length >= MEDIAN_AFTER) {
       const median = scores[Math.floor((scores.length - 1) / 2)];
+      const digitCount = machineDigits(state.machine);
+      if (digitCount && !rollovers && score * ROLLED_BELOW_MEDIAN < median) {
+        return {
+          message:
+            "Did the score roll? That is far below this machine's usual scores (median " + B.fmt.score(median) +
+            "). If the display went past its " + digitCount + " digits, type how many times in Roll-overs.",
+        };
+      }
       if (score * FAR_BELOW_MEDIAN < median) {
         return { message: "That is far below this machine's usual scores (median " + B.fmt.score(median) + "). Check every digit with the player." };
       }
@@ -352,18 +373,28 @@
     if (problem) return fail(problem.message, "entry-score");
     if (!values.score) return fail("Type the score.", "entry-score");
     if (Number(values.score) > MAX_SCORE) return fail("That score is too large to record.", "entry-score");
-    const doubt = implausible(Number(values.score));
+    if (values.rollovers > 99) return fail("Roll-overs are 0 to 99.", "entry-rollovers");
+    const truth = trueScore(Number(values.score), values.rollovers, machineDigits(state.machine));
+    if (truth > MAX_SCORE) return fail("That score is too large to record.", "entry-score");
+    const doubt = implausible(truth, values.rollovers);
     if (doubt && doubt.refused) return fail(doubt.message, "entry-score");
-    if (doubt && state.confirmed !== values.score) {
+    const checked = values.score + "+" + values.rollovers;
+    if (doubt && state.confirmed !== checked) {
       // the second confirmation: the same score, Check entry again
-      state.confirmed = values.score;
+      state.confirmed = checked;
       showError("entry-warning", doubt.message + " Right? Press “Yes, this score is right”.");
       $("entry-check").textContent = "Yes, this score is right";
       return;
     }
     state.pending = {
       key: E.newIdempotencyKey(),
-      body: { player: values.player, machine: state.machine, score: Number(values.score) },
+      body: {
+        player: values.player,
+        machine: state.machine,
+        score: Number(values.score),
+        ...(values.rollovers ? { rollovers: values.rollovers } : {}),
+      },
+      truth: truth,
       joker: jokerState(values.player) === "this",
       sent: false,
     };
@@ -386,7 +417,12 @@
     $("confirm-number").textContent = "#" + pending.body.player;
     $("confirm-machine").textContent = machineName(pending.body.machine);
     $("confirm-joker").hidden = !pending.joker;
-    const text = B.fmt.score(pending.body.score);
+    const text = B.fmt.score(pending.truth || pending.body.score);
+    const rolled = $("confirm-rolled");
+    rolled.hidden = !pending.body.rollovers;
+    rolled.textContent = pending.body.rollovers
+      ? "shown " + B.fmt.score(pending.body.score) + " + " + pending.body.rollovers + " roll-over" + (pending.body.rollovers > 1 ? "s" : "")
+      : "";
     const scoreNode = $("confirm-score");
     scoreNode.textContent = text;
     // as large as fits the phone's width: ~0.62 em per character of a bold tabular figure
@@ -399,7 +435,7 @@
   const resumed = E.confirmation(state, KEYS, {
     url: () => "/api/t/" + encodeURIComponent(tid) + "/scores",
     recorded: (pending, res) => {
-      state.last = { body: pending.body, version: res.data.version, at: Date.now() };
+      state.last = { body: pending.body, truth: pending.truth, version: res.data.version, at: Date.now() };
       clearEntry();
       renderLookup();
       show("entry");
@@ -430,7 +466,7 @@
         { class: "result-entry" },
         el("strong", {}, player ? player.name : "Player " + body.player),
         " #" + body.player + " · " + machineName(body.machine) + " · ",
-        el("strong", { class: "score" }, B.fmt.score(body.score))
+        el("strong", { class: "score" }, B.fmt.score(last.truth || body.score))
       ),
     ];
     const doc = views()["machine/" + body.machine];
@@ -505,6 +541,7 @@
       // put it back in the form, to enter it right
       $("entry-player").value = last.body.player;
       $("entry-score").value = B.fmt.score(last.body.score);
+      $("entry-rollovers").value = last.body.rollovers ? String(last.body.rollovers) : "";
       state.machine = last.body.machine;
     } else {
       last.undoError = res.message;
@@ -531,6 +568,7 @@
     }
     if (state.screen === "entry") {
       $("entry-machine").textContent = machineName(state.machine);
+      $("rollover-field").hidden = !machineDigits(state.machine);
       if (!state.confirmed) $("entry-check").textContent = "Check entry";
       renderPicks();
       renderLookup();

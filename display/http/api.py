@@ -25,7 +25,10 @@ from display.http.schemas import (
     StewardIn,
     TournamentIn,
 )
+from display.live.tournament import LiveTournament
 from display.log.store import version_number
+from display.types import Json
+from scoring.rollover import true_score
 
 
 async def sign_in(request: Request) -> Response:
@@ -104,7 +107,10 @@ async def add_machines(request: Request) -> Response:
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, (MachineIn, MachinesIn))
     machines = data.machines if isinstance(data, MachinesIn) else [data]
-    new = [stamp(principal, {"type": "machine_added", "machine": m.model_dump()}) for m in machines]
+    new = [
+        stamp(principal, {"type": "machine_added", "machine": m.model_dump(exclude_none=True)})
+        for m in machines
+    ]
     seq, replayed = await write(request, tid, new)
     return written(seq, replayed, {"machines": [m.id for m in machines]})
 
@@ -137,15 +143,26 @@ async def push_score(request: Request) -> Response:
     tid = request.path_params["tournament"]
     principal = await signed_in(request, tid)
     data = await body(request, ScoreIn)
-    record = stamp(
-        principal,
-        {"type": "score_recorded", "player": data.player, "machine": data.machine,
-         "score": data.score},
-    )  # fmt: skip
+    fields = {"player": data.player, "machine": data.machine, "score": data.score}
+    if data.rollovers is not None:
+        fields = {**fields, **rolled_over(live_or_404(request), data)}
+    record = stamp(principal, {"type": "score_recorded", **fields})
     seq, replayed = await write(request, tid, [record])
     # A replay answers with the record first written under its key; a fresh write has it in hand.
     stored = await services(request).store.record(tid, seq) if replayed else record
     return written(seq, replayed, {"record": stored})
+
+
+def rolled_over(live: LiveTournament, data: ScoreIn) -> dict[str, Json]:
+    """A score entered as displayed with roll-overs: the true score (``scoring.rollover``) and
+    both as entered, from the digits the ``machines`` view gives the machine. A machine not in
+    the view is left to the rules (they refuse it). Raises RolloverNotDeclared, InvalidScore."""
+    listed = (live.views.get("machines") or {}).get(data.machine)
+    if not isinstance(listed, dict):
+        return {"displayed": data.score, "rollovers": data.rollovers}
+    name = str(listed.get("name") or data.machine)
+    score = true_score(data.score, data.rollovers, listed.get("digits"), name)
+    return {"score": score, "displayed": data.score, "rollovers": data.rollovers}
 
 
 async def get_views(request: Request) -> Response:

@@ -59,10 +59,12 @@ class PlayersIn(Body):
 
 
 class MachineIn(Body):
-    """A machine to add: ``id`` (an ``Id``) and the ``name`` on its backglass."""
+    """A machine to add: ``id`` (an ``Id``), the ``name`` on its backglass and, optionally, the
+    ``digits`` its display shows (a score there may roll over: ``scoring.rollover``)."""
 
     id: Id
     name: Name
+    digits: int | None = Field(None, ge=1, le=15, description="digits the display shows")
 
 
 class MachinesIn(Body):
@@ -90,3 +92,8 @@ class ScoreIn(Body):
     machine: Id
     # Any JSON: the rules check it, so "12.5" or -1 get their message (and the same 422) there
     score: Any = Field(description="whole number, 0 … 9007199254740991")
+    rollovers: Any = Field(
+        None,
+        description="times the display rolled over (a machine that declares its digits): "
+        "score is then the score as displayed",
+    )

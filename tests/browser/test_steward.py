@@ -4,6 +4,7 @@ is recorded), submit; a lost answer retried with the same Idempotency-Key record
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.async_api import Page, Request, Route, expect
@@ -212,3 +213,43 @@ async def test_keys_without_random_uuid_as_on_a_plain_http_lan(
         await page.click("#confirm-submit")
     assert re.fullmatch(r"[0-9a-f]{32}", (await sent.value).headers["idempotency-key"])
     await expect(page.locator("#result")).to_contain_text("Recorded")
+
+
+async def test_a_rolled_score_is_asked_about_and_entered_with_its_roll_overs(
+    api: Api, server: str, new_page: NewPage, tmp_path: Path
+) -> None:
+    """scoring/rollover.py: on a machine that declares 8 digits, 12,345,678 against a median of
+    95,000,000 asks "did the score roll?"; with 1 roll-over the player made 112,345,678."""
+    await api.tournament("st9", EPC, players=5)
+    machines = [{"id": "afm", "name": "Attack from Mars", "digits": 8},
+                {"id": "tz", "name": "Twilight Zone"}]  # fmt: skip
+    assert (await api.post("/api/t/st9/machines", {"machines": machines})).status_code == 201
+    for player, score in (("1", 90_000_000), ("2", 95_000_000), ("3", 99_000_000)):
+        assert (await api.score("st9", player, "afm", score)).status_code == 201
+    pin = await steward_pin(api, "st9", "Sam")
+    page = await new_page(PHONE)
+    await sign_in(page, server, "st9", "Sam", pin)
+    await page.click('.machine-button[data-machine="tz"]')
+    await expect(page.locator("#rollover-field")).to_be_hidden()  # no digits: no roll-overs
+    await page.click("#change-machine")
+    await enter(page, "afm", "4", "12345678")
+    await expect(page.locator("#rollover-field")).to_be_visible()
+    await expect(page.locator("#entry-warning")).to_contain_text(
+        "Did the score roll? That is far below this machine's usual scores (median 95,000,000)."
+        " If the display went past its 8 digits, type how many times in Roll-overs."
+    )
+    await page.screenshot(path=str(tmp_path / "rolled-390.png"))
+    await page.fill("#entry-rollovers", "1")
+    await page.click("#entry-check")
+    await expect(page.locator("#screen-confirm")).to_be_visible()
+    await expect(page.locator("#confirm-score")).to_have_text("112,345,678")
+    await expect(page.locator("#confirm-rolled")).to_have_text("shown 12,345,678 + 1 roll-over")
+    await page.screenshot(path=str(tmp_path / "rolled-confirm-390.png"))
+    await page.click("#confirm-submit")
+    await expect(page.locator("#result")).to_contain_text("112,345,678")
+    records = await score_records(api, "st9")
+    assert [(r["score"], r.get("displayed"), r.get("rollovers")) for r in records][-1] == (
+        112_345_678, 12_345_678, 1
+    )  # fmt: skip
+    rows = (await api.views("st9"))["views"]["machine/afm"]["rows"]
+    assert rows["4"]["place"] == 1

@@ -10,10 +10,11 @@ Every record carries ``by`` and ``at`` (``display.http.endpoint.stamp``); the qu
 |------------------------|-------------------------------------------------|-----------------------------|
 | tournament_created     | name, format, settings (``hall``: hall settings)| every view                  |
 | player_added           | player {number, name, guest}                    | players, standings          |
-| machine_added          | machine {id, name}                              | machines, machine/<id>,     |
+| machine_added          | machine {id, name, digits?} (digits: roll-over) | machines, machine/<id>,     |
 |                        |                                                 | standings, queues           |
-| score_recorded         | player, machine, score                          | machine/<machine>,          |
-|                        |  (ends the player's game there, calls the next) | standings, queues           |
+| score_recorded         | player, machine, score, displayed?, rollovers?  | machine/<machine>,          |
+|                        |  (ends the player's game there, calls the next; | standings, queues           |
+|                        |  score = displayed + rollovers x 10^digits)     |                             |
 | settings_changed       | settings {name: value, …, hall: {…}}            | every view (a full rebuild) |
 | queue_joined           | machine, player                                 | queues                      |
 | queue_called           | machine, player (the next one not paused)       | queues                      |
@@ -46,8 +47,9 @@ from display.competitions.machines.records import HANDLERS, frozen, prune, with_
 from display.competitions.machines.state import Hall, HallSettings, HallTournament
 from display.types import Doc, FormatSettings, Record, Touched
 from scoring import FORMATS
-from scoring.errors import AboveMaximum
+from scoring.errors import AboveMaximum, InvalidScore
 from scoring.model import Entry, Machine, Player
+from scoring.rollover import check_digits, true_score
 from scoring.tournament import (
     Tournament,
     add_machine,
@@ -103,7 +105,11 @@ class MachinesKind:
             m = record["machine"]
             machine = Machine(str(m["id"]), str(m["name"]))
             touched = {"machines", f"machine/{machine.id}", "standings", "queues"}
-            return kept(add_machine(hall_state, machine)), touched
+            added = kept(add_machine(hall_state, machine))
+            if m.get("digits") is not None:
+                digits = {**added.hall.digits, machine.id: check_digits(m["digits"])}
+                added = with_hall(added, digits=digits)
+            return added, touched
         if kind == "score_recorded":
             return self.score(hall_state, seq, record)
         if kind == "settings_changed":
@@ -122,6 +128,7 @@ class MachinesKind:
         entry = Entry(seq, str(record["player"]), str(record["machine"]), record["score"])
         check_below_maximum(state, record)
         check_takes_scores(state, state.hall.machines, entry.machine)
+        check_rollover(state, record)
         check_still_playing(state, state.hall.withdrawn, entry.player)
         recorded = kept(record_entry(state, entry))
         hall = recorded.hall
@@ -191,6 +198,26 @@ MACHINES = MachinesKind()
 HALL_RECORDS = frozenset(HANDLERS)
 """The hall's record types (queues, machine status, corrections, voids, withdrawals): a kind that
 wraps this one hands them to ``MACHINES.apply`` for its per-machine part, as the UKPL kind does."""
+
+
+def check_rollover(state: HallTournament, record: Record) -> None:
+    """A score entered as displayed with roll-overs (``displayed``, ``rollovers``): its ``score``
+    must be the true score they give on the machine's display (``scoring.rollover.true_score``).
+    Raises RolloverNotDeclared (the machine declares no digits), InvalidScore (a bad count, more
+    digits than the display has, or a ``score`` that does not add up). A record without them, or
+    for a machine not in the tournament (the rules refuse it next), passes."""
+    if "rollovers" not in record and "displayed" not in record:
+        return
+    machine = state.machines.get(str(record["machine"]))
+    if machine is None:
+        return
+    digits = state.hall.digits.get(machine.id)
+    expected = true_score(record.get("displayed"), record.get("rollovers"), digits, machine.name)
+    if record.get("score") != expected:
+        raise InvalidScore(
+            f"{record.get('displayed')!r} with {record.get('rollovers')!r} roll-overs on "
+            f"{machine.name} is {expected:,}, not {record.get('score')!r}."
+        )
 
 
 def check_below_maximum(state: HallTournament, record: Record) -> None:

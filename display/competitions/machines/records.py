@@ -87,6 +87,7 @@ class HallChanges(TypedDict, total=False):
     corrected: Mapping[int, int]
     voided: Mapping[int, int]
     wiped: Mapping[int, int]
+    digits: Mapping[str, int]
 
 
 def with_hall(state: HallTournament, **changes: Unpack[HallChanges]) -> HallTournament:

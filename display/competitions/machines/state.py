@@ -151,7 +151,8 @@ class Hall:
     ``queues``/``machines``: by machine id (every machine has both). ``withdrawn``: player ->
     reason. ``origins``: seq of a ``score_recorded`` or ``score_corrected`` record -> seq of the
     entry it stands for. ``corrected``: entry seq -> seq of its latest correction. ``voided``,
-    ``wiped``: entry seq -> seq of the record that voided or wiped it.
+    ``wiped``: entry seq -> seq of the record that voided or wiped it. ``digits``: machine id ->
+    the digits its display shows, for machines that declare them (``scoring.rollover``).
     """
 
     settings: HallSettings = field(default_factory=HallSettings)
@@ -162,6 +163,7 @@ class Hall:
     corrected: Mapping[int, int] = field(default_factory=dict)
     voided: Mapping[int, int] = field(default_factory=dict)
     wiped: Mapping[int, int] = field(default_factory=dict)
+    digits: Mapping[str, int] = field(default_factory=dict)
 
     def status(self, machine: str) -> MachineState:
         """``machine``'s status; in service when none was recorded."""

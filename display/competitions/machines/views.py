@@ -124,12 +124,15 @@ def tournament_view(meta: Mapping[str, str], tournament: Tournament) -> Doc:
 
 
 def machines_view(tournament: Tournament) -> Doc:
-    """``machines``: machine id -> name, display order (order added, from 1) and, for a machine
-    not in service, its hall status (``machine_status``)."""
+    """``machines``: machine id -> name, display order (order added, from 1), ``digits`` its
+    display shows when it declares them (a score may then roll over, ``scoring.rollover``) and,
+    for a machine not in service, its hall status (``machine_status``)."""
+    hall = tournament.hall if isinstance(tournament, HallTournament) else None
     return {
         mid: {
             "name": machine.name,
             "order": order,
+            **({"digits": hall.digits[mid]} if hall is not None and mid in hall.digits else {}),
             **(machine_status(tournament, mid) if isinstance(tournament, HallTournament) else {}),
         }
         for order, (mid, machine) in enumerate(tournament.machines.items(), start=1)
