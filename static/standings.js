@@ -15,6 +15,8 @@
 
   const state = { player: config.player || null, filter: "" };
   const need = { player: null, target: "", asked: null, inFlight: false, answer: null, error: null, timer: null };
+  // the rank-over-time chart's points (GET /api/t/{t}/progress), asked again when the version moves
+  const progress = { player: null, asked: null, inFlight: false, points: null, timer: null };
 
   const live = new B.Live(config.tournament, {
     onchange: () => render(),
@@ -236,10 +238,102 @@
       played.length
         ? el("ul", { class: "player-machines" }, played.map(machineItem))
         : el("p", { class: "muted" }, "No scores yet."),
+      chartNode(number),
       who.withdrawn === undefined ? needNode() : null,
     ];
     detail.replaceChildren(...parts.filter(Boolean)); // replaceChildren would write "null"
     if (who.withdrawn === undefined) askNeed();
+    askProgress();
+  }
+
+  /* ---------- place and points over time: a hand-made SVG chart ---------- */
+
+  const SVG = "http://www.w3.org/2000/svg";
+  const CHART = { width: 340, height: 170, left: 30, right: 40, top: 12, bottom: 26 };
+
+  function svg(tag, attrs, ...children) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, String(value));
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  }
+
+  function clock(iso) {
+    const when = new Date(iso);
+    return isNaN(when) ? "" : String(when.getHours()).padStart(2, "0") + ":" + String(when.getMinutes()).padStart(2, "0");
+  }
+
+  /* The player's place (solid, 1st at the top) and points (dashed, 0 at the bottom) after each
+   * record that moved them; x is the time of the record (its order when times are missing). */
+  function chartNode(number) {
+    if (progress.player !== number) Object.assign(progress, { player: number, asked: null, points: null });
+    const points = progress.points || [];
+    const head = el("h2", {}, "Place and points over time");
+    if (points.length < 2) {
+      const text = progress.points === null ? "Loading…" : "The chart starts after their second change of place or points.";
+      return el("section", { class: "chart", id: "chart" }, head, el("p", { class: "muted" }, text));
+    }
+    const c = CHART;
+    const w = c.width - c.left - c.right;
+    const h = c.height - c.top - c.bottom;
+    const times = points.map((p) => Date.parse(p.at || ""));
+    const timed = times.every((t) => !isNaN(t)) && times[times.length - 1] > times[0];
+    const xs = points.map((p, i) => c.left + w * (timed ? (times[i] - times[0]) / (times[times.length - 1] - times[0]) : i / (points.length - 1)));
+    const players = Math.max(2, Object.keys(views().players || {}).length, ...points.map((p) => p.place || 0));
+    const top = Math.max(1, ...points.map((p) => Number(p.total) || 0));
+    const placeY = (place) => c.top + (h * (place - 1)) / (players - 1);
+    const totalY = (total) => c.top + h - (h * (Number(total) || 0)) / top;
+    const line = (ys) => xs.map((x, i) => (ys[i] === null ? null : x.toFixed(1) + "," + ys[i].toFixed(1))).filter(Boolean).join(" ");
+    const placeYs = points.map((p) => (typeof p.place === "number" ? placeY(p.place) : null));
+    const last = points[points.length - 1];
+    const text = (x, y, anchor, words, cls) => svg("text", { x: x, y: y, "text-anchor": anchor, class: cls || "chart-label" }, words);
+    const drawing = svg(
+      "svg",
+      { viewBox: "0 0 " + c.width + " " + c.height, class: "chart-svg", role: "img", "aria-label": "Place and points over time" },
+      svg("rect", { x: c.left, y: c.top, width: w, height: h, class: "chart-frame" }),
+      svg("polyline", { points: line(points.map((p) => totalY(p.total))), class: "chart-points" }),
+      svg("polyline", { points: line(placeYs), class: "chart-place" }),
+      ...xs.map((x, i) => (placeYs[i] === null ? null : svg("circle", { cx: x.toFixed(1), cy: placeYs[i].toFixed(1), r: 2.6, class: "chart-dot" }))).filter(Boolean),
+      text(c.left - 5, c.top + 4, "end", "1"),
+      text(c.left - 5, c.top + h + 4, "end", String(players)),
+      text(c.left + w + 5, c.top + 4, "start", B.fmt.points(top)),
+      text(c.left + w + 5, c.top + h + 4, "start", "0"),
+      timed ? text(c.left, c.height - 8, "start", clock(points[0].at)) : null,
+      timed ? text(c.left + w, c.height - 8, "end", clock(last.at)) : null
+    );
+    const legend = el(
+      "p",
+      { class: "chart-legend" },
+      el("span", { class: "key-place" }, "— place" + (typeof last.place === "number" ? " (now " + last.place + ")" : "")),
+      " ",
+      el("span", { class: "key-points" }, "‑ ‑ points (now " + B.fmt.points(last.total) + ")")
+    );
+    return el("section", { class: "chart", id: "chart", dataset: { points: String(points.length) } }, head, drawing, legend);
+  }
+
+  function askProgress() {
+    if (state.player === null || live.version === null) return;
+    const ask = state.player + "|" + live.version;
+    if (progress.asked === ask || progress.inFlight) return;
+    clearTimeout(progress.timer);
+    progress.timer = setTimeout(() => fetchProgress(ask), 200); // a burst of pushes asks once
+  }
+
+  async function fetchProgress(ask) {
+    const [player] = ask.split("|");
+    progress.inFlight = true;
+    progress.asked = ask;
+    try {
+      const url = "/api/t/" + encodeURIComponent(config.tournament) + "/progress?player=" + encodeURIComponent(player);
+      const response = await fetch(url);
+      const data = await response.json();
+      if (response.ok && progress.player === player) progress.points = data.points;
+    } catch (_) {
+      progress.asked = null; // offline: ask again with the next change
+    } finally {
+      progress.inFlight = false;
+    }
+    if (state.player === player) renderPlayer();
   }
 
   function toggleMe(number) {

@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from display import competitions
-from display.desk import catalog, imports, players, profiles, stewards, whatif
+from display.desk import catalog, imports, players, profiles, progress, stewards, whatif
 from display.errors import ApiError
 from display.http import exports, pages, qr
 from display.http.endpoint import body, signed_in, stamp, write, written
@@ -96,6 +96,7 @@ routes: list[BaseRoute] = [
     *stewards.routes,
     *profiles.routes,
     *whatif.routes,
+    *progress.routes,
     *imports.routes,
     *exports.routes,
     *qr.routes,

@@ -150,6 +150,7 @@ QUERY: dict[str, list[tuple[str, Schema, str]]] = {
         ("player", STRING, "the player's number"),
         ("target", {"type": "integer", "minimum": 1, "maximum": 100_000}, "the place wanted"),
     ],
+    "/api/t/{tournament}/progress": [("player", STRING, "the player's number")],
 }
 
 

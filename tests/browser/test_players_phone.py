@@ -73,3 +73,36 @@ async def test_in_the_cut_while_qualifying_runs_and_qualified_after(
     (await api.post("/api/t/pp2/epc/close", {})).raise_for_status()
     await expect(facts).to_contain_text("Qualified")
     await expect(facts).not_to_contain_text("In the cut")
+
+
+async def test_the_rank_over_time_chart_draws_place_and_points(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    await api.tournament("pp3", "epc-qualifying", players=3, machines=2)
+    await api.score("pp3", 2, 1, 1000)  # 2: 1st, 100
+    page = await new_page(PHONE)
+    await page.goto(f"{server}/t/pp3/standings?player=2")
+    chart = page.locator("#chart")
+    # from registration (0 points, everyone 1st) to the first score
+    await expect(chart).to_have_attribute("data-points", "2")
+    await api.score("pp3", 1, 1, 2000)  # 2: 2nd, 90
+    await api.score("pp3", 2, 2, 500)  # 2: 1st, 190 — drawn live, no reload
+    await expect(chart).to_have_attribute("data-points", "4")
+    place = chart.locator("polyline.chart-place")
+    await expect(place).to_have_count(1)
+    coords = [
+        tuple(float(v) for v in pair.split(","))
+        for pair in (await place.get_attribute("points") or "").split()
+    ]
+    assert len(coords) == 4
+    ys = [y for _, y in coords]
+    assert ys[1] == ys[3] < ys[2]  # 1st, 2nd, 1st: 1st is drawn at the top
+    assert [x for x, _ in coords] == sorted(x for x, _ in coords)
+    points = await chart.locator("polyline.chart-points").get_attribute("points") or ""
+    totals_y = [float(pair.split(",")[1]) for pair in points.split()]
+    assert totals_y[3] < totals_y[1] < totals_y[2] < totals_y[0]  # 190, 100, 90, 0
+    await expect(chart.locator(".chart-legend")).to_have_text(
+        "— place (now 1) ‑ ‑ points (now 190)"
+    )
+    box = await chart.locator("svg").bounding_box()
+    assert box is not None and 300 <= box["width"] <= 390  # the phone's width, no overflow
