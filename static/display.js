@@ -20,6 +20,12 @@
  * live; without it, or while the profile does not exist, the URL's own settings hold. ?qr=0 hides
  * the players' page QR code under the stage.
  *
+ * Reading distance (docs/display.md): ?distance=<metres>&diagonal=<inches> (or the profile's) say
+ * where the players stand and how big the screen is; the board's font is set so that its smallest
+ * text is at least MIN_ARC_MINUTES high at that distance (a common guideline for display text),
+ * and the packers then fit fewer columns and rows per page. Nothing on the board is smaller than
+ * SMALLEST_EM of the board's font (display.css).
+ *
  * A board that is not live says so from across the hall: STALE_AFTER_MS after the link dropped (or
  * the server said its score store is down), or when nothing at all came for SILENT_MS (pings come
  * every 5 s), the board dims (#display[data-stale]) and a banner gives the age of what it shows;
@@ -33,6 +39,9 @@
   const config = B.pageConfig();
 
   const FLASH_MS = 3000;
+  const MIN_ARC_MINUTES = 16;
+  const SMALLEST_EM = 0.8; // the smallest text in display.css, in the board's em
+  const DEFAULT_READING = { distance: 3, diagonal: 55 }; // docs/display.md: a typical hall
   const STALE_AFTER_MS = 2000;
   const SILENT_MS = 8000;
   const FLASH_WINDOW_MS = 5 * 60 * 1000; // forget a change never shown after this long
@@ -41,8 +50,16 @@
 
   const params = new URLSearchParams(window.location.search);
   const profileName = params.get("profile");
-  const fromUrl = { views: config.views.slice(), seconds: config.seconds, theme: "dark", qr: params.get("qr") !== "0" };
+  const fromUrl = {
+    views: config.views.slice(),
+    seconds: config.seconds,
+    theme: "dark",
+    qr: params.get("qr") !== "0",
+    distance: within(params.get("distance"), 0.5, 50, DEFAULT_READING.distance),
+    diagonal: within(params.get("diagonal"), 10, 400, DEFAULT_READING.diagonal),
+  };
   let profileKey = null; // the profile as last applied, to tell a change
+  let lastReading = null; // the distance and diagonal as last applied
 
   const stage = document.getElementById("stage");
   const viewTitle = document.getElementById("view-title");
@@ -64,6 +81,46 @@
     measuring: false,
   };
   let live = null;
+
+  /* A number from the URL or a profile within [low, high], else ``fallback``. */
+  function within(value, low, high, fallback) {
+    const n = Number(value);
+    return value !== null && value !== undefined && value !== "" && n >= low && n <= high ? n : fallback;
+  }
+
+  /* ---------- reading distance ---------- */
+
+  /* CSS px of the smallest text a player must read ``distance`` metres from a ``diagonal``-inch
+   * screen showing this viewport full screen: 16 arcminutes is 2·d·tan(8′) metres of the screen's
+   * height (its diagonal and the viewport's aspect ratio give the height). */
+  function minTextPx(distance, diagonal) {
+    const aspect = window.innerWidth / window.innerHeight;
+    const screenM = (diagonal * 0.0254) / Math.sqrt(1 + aspect * aspect);
+    const textM = 2 * distance * Math.tan(((MIN_ARC_MINUTES / 2 / 60) * Math.PI) / 180);
+    return (textM / screenM) * window.innerHeight;
+  }
+
+  /* Set the board's font from the reading distance: never below 2.6 % of the screen height (the
+   * board as designed), larger when the distance needs it. */
+  function applyReadingSize(chosen) {
+    const minimum = minTextPx(chosen.distance, chosen.diagonal);
+    const font = Math.max(0.026 * window.innerHeight, minimum / SMALLEST_EM);
+    board.style.fontSize = font.toFixed(2) + "px";
+    board.style.setProperty("--min-text", minimum.toFixed(2) + "px");
+    board.dataset.minText = minimum.toFixed(2);
+    board.dataset.distance = String(chosen.distance);
+    board.dataset.diagonal = String(chosen.diagonal);
+    fitQrText();
+  }
+
+  /* The QR code's caption at the reading size, or left out where it would not fit whole. */
+  function fitQrText() {
+    const text = document.querySelector(".qr-text");
+    if (!text) return;
+    text.classList.remove("too-long");
+    const tooWide = text.scrollWidth > text.clientWidth + 1;
+    if (tooWide || text.offsetHeight > text.parentElement.clientHeight + 1) text.classList.add("too-long");
+  }
 
   /* ---------- what to show ---------- */
 
@@ -152,9 +209,25 @@
   /* ---------- measuring and paging ---------- */
 
   function columnsFor(view) {
+    return columnsOf(COLUMN_EM[view]);
+  }
+
+  function columnsOf(em) {
     const font = parseFloat(getComputedStyle(stage).fontSize) || 16;
     const gap = font * 0.9;
-    return Math.max(1, Math.floor((stage.clientWidth + gap) / (COLUMN_EM[view] * font + gap)));
+    return Math.max(1, Math.floor((stage.clientWidth + gap) / (em * font + gap)));
+  }
+
+  /* Rows of a plugin's column that fit the stage: build(n) -> a column node with n rows. */
+  function fitRows(build) {
+    const one = probe(() => build(1));
+    const two = probe(() => build(2));
+    const rowH = two.offsetHeight - one.offsetHeight;
+    const baseH = one.offsetHeight - rowH;
+    one.remove();
+    two.remove();
+    if (rowH <= 0) return 1;
+    return Math.max(1, Math.floor((stage.clientHeight - baseH) / rowH + 0.01));
   }
 
   function probe(build) {
@@ -575,6 +648,10 @@
       // {flash, style} for a row of `view` whose rowKeys signature changed: add class "flash"
       // and the style to the row node while flash is true.
       flash: (view, key) => flash("p:" + view + ":" + key),
+      // how many rows fit the stage's height: build(n) draws a column of n rows as the view does
+      fitRows: fitRows,
+      // how many columns of `em` (of the board's font) fit the stage's width
+      columns: (em) => columnsOf(em),
     };
   }
 
@@ -592,14 +669,26 @@
     }
   }
 
-  /* "Bartholomew Jansen" -> "B. Jansen" where the full name does not fit; the title keeps it. */
+  /* The first letter of ``word`` as a reader sees it: a whole grapheme, so "Åsa" typed on a Mac
+   * (A and a combining ring) gives "Å", not "A". */
+  function firstLetter(word) {
+    const text = word.normalize("NFC");
+    if (typeof Intl !== "undefined" && Intl.Segmenter) {
+      const first = new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text)[Symbol.iterator]().next();
+      if (!first.done) return first.value.segment;
+    }
+    return Array.from(text)[0] || "";
+  }
+
+  /* "Bartholomew Jansen" -> "B. Jansen" only where the full name does not fit its space (the board
+   * first gives names the room it has); the title keeps the full name, national letters kept. */
   function shortenNames(root) {
     for (const node of root.querySelectorAll(".who .name")) {
       if (node.scrollWidth <= node.clientWidth) continue;
       const parts = node.textContent.trim().split(/\s+/);
       if (parts.length < 2) continue;
       node.title = node.textContent;
-      node.textContent = parts.slice(0, -1).map((p) => p[0] + ".").join(" ") + " " + parts[parts.length - 1];
+      node.textContent = parts.slice(0, -1).map((p) => firstLetter(p) + ".").join(" ") + " " + parts[parts.length - 1];
     }
   }
 
@@ -645,7 +734,14 @@
   /* Take views, seconds, theme and QR code from the profile (or the URL's); true if they changed. */
   function applyProfile() {
     const found = profileName ? (views().profiles || {})[profileName] : null;
-    const chosen = found ? { ...found, views: (found.views || []).filter(knownView) } : fromUrl;
+    const chosen = found
+      ? {
+          ...found,
+          views: (found.views || []).filter(knownView),
+          distance: within(found.distance, 0.5, 50, fromUrl.distance),
+          diagonal: within(found.diagonal, 10, 400, fromUrl.diagonal),
+        }
+      : fromUrl;
     if (chosen.views.length === 0) chosen.views = fromUrl.views;
     const missing = Boolean(profileName) && !found && live !== null && live.version !== null;
     const key = JSON.stringify([chosen, missing]);
@@ -654,6 +750,8 @@
     config.views = chosen.views;
     config.seconds = Math.min(Math.max(Number(chosen.seconds) || fromUrl.seconds, 2), 3600);
     document.documentElement.dataset.theme = chosen.theme || "dark";
+    lastReading = chosen;
+    applyReadingSize(chosen);
     document.getElementById("qr-corner").hidden = chosen.qr === false;
     const note = document.getElementById("profile-note");
     note.hidden = !missing;
@@ -717,6 +815,7 @@
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => {
+      if (lastReading) applyReadingSize(lastReading);
       rebuild();
       render();
     }, 100);
@@ -730,6 +829,15 @@
     },
   });
   window.backglassLive = live; // for tests and for a curious TD at the console
+  // for tests: the pages' keys, and showing page i now
+  window.backglassBoard = {
+    pages: () => state.pages.map((p) => p.key),
+    show: (i) => {
+      state.index = i;
+      render();
+      return (state.pages[i] || {}).key;
+    },
+  };
   applyProfile(); // the URL's settings (?qr=0) until the first snapshot brings any profile
   live.start();
 })();

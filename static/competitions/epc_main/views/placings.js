@@ -5,8 +5,7 @@
   "use strict";
   const B = window.Backglass;
   const el = B.el;
-  const ROWS = 20;
-  const COLUMNS = 3;
+  const COLUMN_EM = 18; // a column's width in the board's em; rows and columns are measured
   const STAGE = {
     "grand final": "grand final",
     "5th-8th play-off": "5th–8th play-off",
@@ -26,47 +25,54 @@
 
   B.displayViews.placings = {
     title: "Final placings",
-    pages(views) {
+    /* As many rows as the stage holds in as many columns as fit (both measured, so a far
+     * reading distance gives fewer, larger rows and more pages, and no row is ever cut off). */
+    pages(views, ctx) {
       if (!views.placings) return [];
       const all = rows(views);
+      const sample = (n) => Array.from({ length: n }, (_, i) => all[i % all.length]);
+      const perColumn = ctx.fitRows((n) => column(views, sample(n), all, true));
+      const count = ctx.columns(COLUMN_EM);
       const pages = [];
-      for (let at = 0; at < all.length; at += ROWS * COLUMNS) {
-        pages.push({ key: String(pages.length), from: at, count: COLUMNS });
+      for (let at = 0; at < all.length; at += perColumn * count) {
+        pages.push({ key: String(pages.length), from: at, count: count, rows: perColumn });
       }
       return pages;
     },
     render(page, views) {
-      const K = B.epc;
       const all = rows(views);
-      const label = B.placeLabels(all);
       const columns = [];
-      for (let c = 0; c < COLUMNS; c++) {
-        const from = page.from + c * ROWS;
-        const part = all.slice(from, from + ROWS);
+      for (let c = 0; c < page.count; c++) {
+        const from = page.from + c * page.rows;
+        const part = all.slice(from, from + page.rows);
         if (part.length === 0) break;
-        columns.push(
-          el(
-            "div",
-            { class: "column epc-placings" },
-            K.panel(
-              c === 0 && page.from === 0 ? "Final placings" : span(part),
-              (views.placings || {}).complete ? "final" : "so far",
-              part.map(([number, row]) =>
-                el(
-                  "div",
-                  { class: "epc-row" + (row.place && row.place <= 4 ? " epc-up" : ""), dataset: { player: number } },
-                  el("span", { class: "place" }, row.place ? label(row) : "–"),
-                  K.who(views, number, row.place === 1 ? el("span", { class: "epc-trophy" }, "★") : null),
-                  el("span", { class: "note" }, STAGE[row.stage] || row.stage)
-                )
-              )
-            )
-          )
-        );
+        columns.push(column(views, part, all, c === 0 && page.from === 0));
       }
       return columns;
     },
   };
+
+  function column(views, part, all, first) {
+    const K = B.epc;
+    const label = B.placeLabels(all);
+    return el(
+      "div",
+      { class: "column epc-placings" },
+      K.panel(
+        first ? "Final placings" : span(part),
+        (views.placings || {}).complete ? "final" : "so far",
+        part.map(([number, row]) =>
+          el(
+            "div",
+            { class: "epc-row" + (row.place && row.place <= 4 ? " epc-up" : ""), dataset: { player: number } },
+            el("span", { class: "place" }, row.place ? label(row) : "–"),
+            K.who(views, number, row.place === 1 ? el("span", { class: "epc-trophy" }, "★") : null),
+            el("span", { class: "note" }, STAGE[row.stage] || row.stage)
+          )
+        )
+      )
+    );
+  }
 
   function span(part) {
     const first = part[0][1].place;
