@@ -399,6 +399,8 @@ class Bench:
             "BACKGLASS_TD_PASSWORD": self.password,
             "BACKGLASS_DATA": str(self.tmp / "data"),
             "PYTHONUNBUFFERED": "1",
+            # every bench client connects from 127.0.0.1: no per-address cap (display/http/connections.py)
+            "BACKGLASS_CONNECTIONS_PER_ADDRESS": "0",
         }
         if self.opts.redis_url:
             env["REDIS_URL"], env["BACKGLASS_PREFIX"] = self.opts.redis_url, self.prefix
@@ -409,6 +411,7 @@ class Bench:
             module, env["BENCH_GC_LOG"] = "bench.gc_serve", str(self.gc_log)
         args = [sys.executable, "-m", module, "serve", "--port", str(self.port)]
         self.server = Child("server", args, env, log=self.tmp / "server.log")
+        self.server_args, self.server_env = args, env
         self.bare = Bare(self.tmp)
         await self.clients.start()
         await self.bare_clients.start()
@@ -773,6 +776,42 @@ class Bench:
             "other_load_cores": noise_cores,
         }
 
+    async def restart(self, snapshots: bool) -> dict[str, Any]:
+        """Stop the server (gracefully: it saves its snapshots) and start it again on the same
+        data, with its snapshots or without (deleted first: a full replay of every log); the
+        seconds from spawn to the port answering and to every log read (writes open)."""
+        await asyncio.to_thread(self.server.stop)
+        if not snapshots:
+            for directory in (self.tmp / "data").glob("snapshots-*"):
+                import shutil
+
+                shutil.rmtree(directory, ignore_errors=True)
+        spawned = now()
+        self.server = Child(
+            "server", self.server_args, self.server_env, log=self.tmp / "server.log"
+        )
+        answered = None
+        deadline = spawned + 600
+        while True:
+            if not self.server.alive():
+                raise RuntimeError(f"server exited\n{self.server.log_tail()}")
+            with contextlib.suppress(httpx.HTTPError):
+                r = await self.setup.http.get("/api/health", timeout=1)
+                answered = answered or now()
+                if r.status_code == 200 and r.json().get("start", {}).get("state") == "ready":
+                    break
+            if now() > deadline:
+                raise RuntimeError(f"server did not catch up\n{self.server.log_tail()}")
+            await asyncio.sleep(0.02)
+        ready = now()
+        records = sum(t["version"] for t in r.json()["tournaments"].values())
+        return {
+            "snapshots": snapshots,
+            "records": records,
+            "answers_after_seconds": answered - spawned,
+            "ready_after_seconds": ready - spawned,
+        }
+
     async def run(self) -> dict[str, Any]:
         opts = self.opts
         load_at_start = os.getloadavg()
@@ -813,6 +852,8 @@ class Bench:
             b = bare["rss_bytes"]
             memory["bare_kib_per_client"] = (b["connected"] - b["before"]) / big / 1024
         self.results["memory"] = memory
+        self.log("restart: with snapshots, then without (a full replay)")
+        self.results["restart"] = [await self.restart(True), await self.restart(False)]
         meta["seconds"] = now() - self.t_start
         meta["load_average_at_start"] = load_at_start
         meta["other_load_cores"] = run_noise.cores()
@@ -984,6 +1025,14 @@ def report(results: dict[str, Any]) -> str:
             else ""
         ),
     ]
+    for r in results.get("restart", []):
+        how = "from snapshots" if r["snapshots"] else "no snapshots (full replay)"
+        rate = r["records"] / r["ready_after_seconds"] if r["ready_after_seconds"] else 0
+        lines.append(
+            f"5. Restart {how}: answers after {r['answers_after_seconds']:.2f} s, every log "
+            f"read after {r['ready_after_seconds']:.2f} s ({r['records']} records"
+            + (f", {rate:.0f} records/s)" if not r["snapshots"] else ")")
+        )
     errors = [
         (n, r["ours"]["client_errors"], r["ours"]["resync_snapshots"])
         for n, r in results["latency"].items()
