@@ -43,7 +43,8 @@
 
   function renderSettings() {
     const tournament = views().tournament || {};
-    $("format-line").textContent = (tournament.title || tournament.format || "") + " · version " + (live.version || 0);
+    // no log version here: it means nothing to a TD (the audit page has the log)
+    $("format-line").textContent = tournament.title || tournament.format || "";
     const table = $("settings-table");
     if (table.contains(document.activeElement)) return; // the TD is typing
     const rows = Object.entries(tournament.settings || {}).map(([key, value]) =>

@@ -195,7 +195,6 @@ async def printable(request: Request) -> Response:
         rows=rows,
         tables=tables,
         printed=datetime.now(UTC).strftime("%d %b %Y %H:%M UTC"),
-        version=live.version,
     )
 
 

@@ -26,6 +26,9 @@ async def test_players_from_a_workbook_in_nfc_with_a_duplicate_warned(
     page = await new_page(DESK)
     await page.add_init_script(f"localStorage.setItem('backglass.td', {api.token!r})")
     await page.goto(f"{server}/t/dn1/desk")
+    line = page.locator("#format-line")
+    await expect(line).to_contain_text("EPC")
+    await expect(line).not_to_contain_text("version")  # the log's version means nothing to a TD
 
     book = workbook(("number", "name", "country"), (1, ASA_MAC, "SE"), (2, "Bo Sample", "SE"))
     await page.set_input_files(

@@ -102,4 +102,7 @@ async def test_the_printable_page(api: Api) -> None:
     assert text.index("Bo Sample") < text.index("Ann Example") < text.index("Di Other")
     assert 'data-player="2" data-place="1"' in text
     assert "Machine 1" in text and "9,000" in text
+    assert (
+        "version" not in text.split("<body", 1)[1]
+    )  # no log version on paper: it means nothing there
     assert (await api.http.get("/t/none/results")).status_code == 404
