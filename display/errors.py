@@ -10,6 +10,8 @@ import re
 from collections.abc import Mapping
 
 from pydantic import ValidationError
+from redis.asyncio.sentinel import MasterNotFoundError as RedisMasterNotFoundError
+from redis.exceptions import BusyLoadingError as RedisBusyLoadingError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import OutOfMemoryError as RedisOutOfMemoryError
 from redis.exceptions import ReadOnlyError as RedisReadOnlyError
@@ -104,13 +106,51 @@ async def on_http_error(request: Request, exc: Exception) -> Response:
     return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
+NOT_RECORDED = (
+    "The score store is not answering, so nothing was recorded. Send it again in a moment."
+)
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def certainly_not_sent(exc: Exception) -> bool:
+    """Whether a Redis failure ``exc`` happened before any command of the request reached Redis:
+    no connection could be made (redis-py's "Error N connecting to …", "Timeout connecting to
+    server"), no Sentinel master is known, or Redis answered that it is loading its AOF. A timeout
+    or a connection lost while waiting for an answer is not certain: Redis may have run the append
+    (a hung Redis that resumes runs what it had queued)."""
+    if isinstance(exc, RedisBusyLoadingError | RedisMasterNotFoundError):
+        return True
+    return "connecting to" in str(exc)
+
+
+def store_unavailable(request: Request, certain: bool) -> Response:
+    """503 when the score store failed. ``certain``: nothing of this request can have been
+    recorded (``store_unavailable``, "nothing was recorded"); otherwise, for a write, the outcome
+    is unknown (``outcome_unknown``): it may have been recorded, and the answer gives the
+    ``Idempotency-Key`` to send it again with, which records it at most once (docs/redis.md)."""
+    if certain or request.method not in WRITE_METHODS:
+        return error_response(503, "store_unavailable", NOT_RECORDED)
+    key = request.headers.get("idempotency-key")
+    if key:
+        message = (
+            "The score store did not answer in time, so this may have been recorded. Send it "
+            f"again with the same Idempotency-Key ({key[:200]}): it is recorded at most once."
+        )
+    else:
+        message = (
+            "The score store did not answer in time, so this may have been recorded. Check the "
+            "audit page before sending it again (with an Idempotency-Key it is recorded once)."
+        )
+    body: dict[str, object] = {"error": "outcome_unknown", "message": message}
+    if key:
+        body["idempotency_key"] = key[:200]
+    return JSONResponse(body, status_code=503, headers={"Retry-After": "1"})
+
+
 async def on_store_unavailable(request: Request, exc: Exception) -> Response:
-    """503 ``store_unavailable``: Redis did not answer or will not persist; nothing was recorded."""
-    return error_response(
-        503,
-        "store_unavailable",
-        "The score store is not answering, so nothing was recorded. Send it again in a moment.",
-    )
+    """Redis did not answer: 503, "nothing was recorded" only when that is certain
+    (``certainly_not_sent``), else "may have been recorded: retry with the same key"."""
+    return store_unavailable(request, certainly_not_sent(exc))
 
 
 async def on_not_replicated(request: Request, exc: Exception) -> Response:
@@ -153,7 +193,7 @@ async def on_store_refused(request: Request, exc: Exception) -> Response:
     refusal (e.g. NOPERM from a too-narrow ACL) is a bug: re-raised for the logged catch-all."""
     refused = isinstance(exc, RedisOutOfMemoryError | RedisReadOnlyError)
     if refused or STORE_REFUSALS.search(str(exc)):
-        return await on_store_unavailable(request, exc)
+        return store_unavailable(request, certain=True)  # Redis answered: it ran nothing
     raise exc
 
 

@@ -11,16 +11,22 @@
   const B = window.Backglass;
   const el = B.el;
   const KEY = "backglass.td";
+  const RETRIES = 3; // sends of one write: the first and two more with the same key
 
   const desk = {
     token: localStorage.getItem(KEY),
     onSignedIn: [],
 
-    /* fetch with the TD's token; JSON in and out (``raw``: send the body as that content type). */
+    /* fetch with the TD's token; JSON in and out (``raw``: send the body as that content type).
+     * Every write carries an Idempotency-Key of its own; when the answer is lost (no answer) or
+     * the store's outcome is unknown (503), it is sent again with the same key, so it is
+     * recorded at most once (docs/redis.md, "Outcome unknown"). */
     async api(method, path, body, options) {
       const opts = options || {};
       const headers = {};
       if (desk.token) headers.Authorization = "Bearer " + desk.token;
+      const write = method !== "GET" && method !== "HEAD";
+      if (write) headers["Idempotency-Key"] = opts.key || desk.newKey();
       let payload;
       if (body !== undefined && opts.raw) {
         headers["Content-Type"] = opts.raw;
@@ -29,11 +35,21 @@
         headers["Content-Type"] = "application/json";
         payload = JSON.stringify(body);
       }
-      let response;
-      try {
-        response = await fetch(path, { method: method, headers: headers, body: payload });
-      } catch (_) {
-        return { ok: false, status: 0, data: { message: "The server cannot be reached; nothing was changed." } };
+      let response = null;
+      for (let attempt = 1; attempt <= (write ? RETRIES : 1); attempt += 1) {
+        if (attempt > 1) await new Promise((done) => setTimeout(done, 400 * attempt));
+        try {
+          response = await fetch(path, { method: method, headers: headers, body: payload });
+        } catch (_) {
+          response = null;
+        }
+        if (response && response.status !== 503) break;
+      }
+      if (!response) {
+        const message = write
+          ? "The server cannot be reached, so this may not have been saved. Check, then try again."
+          : "The server cannot be reached.";
+        return { ok: false, status: 0, data: { message: message } };
       }
       let data = {};
       try {
@@ -43,6 +59,15 @@
       }
       if (response.status === 401 && desk.token) desk.signOut(false);
       return { ok: response.ok, status: response.status, data: data };
+    },
+
+    /* A fresh Idempotency-Key (crypto.randomUUID needs a secure context; a LAN has only
+     * getRandomValues). */
+    newKey() {
+      if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
+      const bytes = new Uint8Array(16);
+      window.crypto.getRandomValues(bytes);
+      return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
     },
 
     whenSignedIn(callback) {

@@ -45,7 +45,8 @@ ERRORS = {
     "409": "the rules refuse it now (a seventh machine, a second score that is not the joker, …)",
     "413": "the body is too large",
     "422": "invalid input (a score that is not a whole number 0 … 2^53−1, a bad setting, …)",
-    "503": "the score store is not answering: nothing was recorded, send it again",
+    "503": "the score store is not answering: nothing was recorded (store_unavailable), or it "
+    "may have been (outcome_unknown): send it again with the same Idempotency-Key",
 }
 SIGN_IN_ERRORS = {"429": "too many wrong PINs or passwords: wait Retry-After seconds"}
 CORRECTION_ERRORS = {

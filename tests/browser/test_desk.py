@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.async_api import Dialog, expect
+from playwright.async_api import Dialog, Request, expect
 
 from tests.browser.conftest import NewPage
 from tests.utils import TD_PASSWORD, Api
@@ -22,6 +22,8 @@ async def test_from_sign_in_to_a_running_tournament(
     api: Api, server: str, new_page: NewPage
 ) -> None:
     page = await new_page(DESK)
+    writes: list[Request] = []  # every write the desk sends must carry an Idempotency-Key
+    page.on("request", lambda r: writes.append(r) if r.method != "GET" else None)
     await page.goto(f"{server}/desk")
     await page.fill("#signin-password", "wrong")
     await page.click("#signin-form button")
@@ -72,6 +74,10 @@ async def test_from_sign_in_to_a_running_tournament(
     await expect(page.locator('#players-table tr[data-player="2"]')).to_have_class("withdrawn")
     found = (await api.http.get("/api/t/dsk1/registrations")).json()["players"]
     assert found["2"]["withdrawn"] == "back pain"
+    sent = [(r.method, r.url.split(server)[1], r.headers.get("idempotency-key")) for r in writes]
+    assert len(sent) >= 6, sent  # sign-ins, create, import, entries, withdrawal
+    assert all(key for _, _, key in sent), sent
+    assert len({key for _, _, key in sent}) == len(sent)  # one key per write
 
 
 async def test_stewards_and_display_profiles_from_the_desk(

@@ -94,7 +94,9 @@ async def test_disk_full_under_redis(tmp_path: Path) -> None:
                 if status == 201:  # the AOF's last page still had room for it
                     acked[str(player)] = answer["version"]
                     continue
-                assert answer["error"] == "store_unavailable"
+                # Redis 6.2 exits when its AOF write fails, mid-command: the server cannot know
+                # whether the append ran, so it may say so (outcome_unknown, with the key)
+                assert answer["error"] in ("store_unavailable", "outcome_unknown"), answer
                 refused.append((player, key))
                 if len(refused) == 3:
                     break
