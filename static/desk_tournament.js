@@ -263,7 +263,12 @@
           "li",
           { dataset: { profile: name } },
           el("a", { href: "/t/" + encodeURIComponent(tid) + "/display?profile=" + encodeURIComponent(name), target: "_blank", class: "profile-name" }, name),
-          el("span", { class: "muted" }, p.views.join(", ") + " · " + p.seconds + " s · " + p.theme + (p.qr ? "" : " · no QR")),
+          el(
+            "span",
+            { class: "muted" },
+            p.views.join(", ") + " · " + p.seconds + " s · " + p.theme + (p.qr ? "" : " · no QR") +
+              (p.distance ? " · read from " + p.distance + " m" : "") + (p.diagonal ? " · " + p.diagonal + "″ screen" : "")
+          ),
           el("button", { type: "button", class: "small", onclick: () => editProfile(name, p) }, "Edit"),
           el("button", { type: "button", class: "small danger", onclick: () => removeProfile(name) }, "Remove")
         )
@@ -277,6 +282,8 @@
     form.elements.seconds.value = p.seconds;
     form.elements.theme.value = p.theme;
     form.elements.qr.checked = p.qr;
+    form.elements.distance.value = p.distance || "";
+    form.elements.diagonal.value = p.diagonal || "";
     for (const box of $("profile-views").querySelectorAll("input")) box.checked = p.views.includes(box.value);
   }
 
@@ -285,6 +292,9 @@
     const form = event.target;
     const chosen = [...$("profile-views").querySelectorAll("input:checked")].map((box) => box.value);
     const body = { views: chosen, seconds: Number(form.elements.seconds.value), theme: form.elements.theme.value, qr: form.elements.qr.checked };
+    for (const key of ["distance", "diagonal"]) {
+      if (form.elements[key].value !== "") body[key] = Number(form.elements[key].value);
+    }
     const name = form.elements.name.value.trim();
     const r = await desk.api("PUT", base + "/profiles/" + encodeURIComponent(name), body);
     desk.notice($("profile-notice"), r.ok ? "Saved; displays showing “" + name + "” follow at once." : r.data.message, r.ok ? "ok" : "error");

@@ -2,7 +2,7 @@
 (``/t/{id}/display?profile=<name>``) and follows live (records in ``display/live/shared.py``).
 
     GET    /api/t/{t}/profiles          the profiles, the views a display can show, the themes
-    PUT    /api/t/{t}/profiles/{name}   TD: set one {views, seconds, theme, qr}
+    PUT    /api/t/{t}/profiles/{name}   TD: set one {views, seconds, theme, qr, distance, diagonal}
     DELETE /api/t/{t}/profiles/{name}   TD: remove one
 """
 
@@ -21,13 +21,16 @@ from display.types import Record
 
 
 class ProfileIn(BaseModel):
-    """A screen profile: the views in order, seconds per page, the theme, the QR code shown."""
+    """A screen profile: the views in order, seconds per page, the theme, the QR code shown, and
+    optionally the reading distance (metres) and screen diagonal (inches) its text is sized for."""
 
     model_config = ConfigDict(extra="forbid")
     views: list[str] = Field(min_length=1, max_length=shared_records.MAX_VIEWS)
     seconds: float = 12
     theme: str = "dark"
     qr: bool = True
+    distance: float | None = None
+    diagonal: float | None = None
 
 
 def display_views() -> list[str]:
@@ -52,7 +55,7 @@ async def set_profile(request: Request) -> Response:
     tid, name = request.path_params["tournament"], request.path_params["name"]
     principal = await signed_in(request, tid, td_only=True)
     data = await body(request, ProfileIn)
-    record: Record = {"type": "profile_set", "name": name, **data.model_dump()}
+    record: Record = {"type": "profile_set", "name": name, **data.model_dump(exclude_none=True)}
     if float(record["seconds"]).is_integer():
         record["seconds"] = int(record["seconds"])
     doc = shared_records.profile(

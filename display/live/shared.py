@@ -3,13 +3,17 @@ profiles. Pure: records in, state and view documents out.
 
 | record          | fields                                      | views touched |
 |-----------------|---------------------------------------------|---------------|
-| profile_set     | name, views [names], seconds, theme, qr     | profiles      |
+| profile_set     | name, views [names], seconds, theme, qr,    | profiles      |
+|                 | distance (m), diagonal (in), both optional  |               |
 | profile_removed | name                                        | profiles      |
 
 A profile is a named screen setup a hall display picks by URL (``/t/{id}/display?profile=bar``)
 and follows live: which views rotate, seconds per page, the colour theme, whether the players'
-page QR code shows. ``profiles`` is ``{name: {"views": [...], "seconds": 12, "theme": "dark",
-"qr": true}}``, absent while there are none.
+page QR code shows, and where it hangs: ``distance`` (metres to the players reading it) and
+``diagonal`` (the screen's, in inches), which size its text (docs/display.md, "Reading distance";
+absent: the display's URL or its defaults). ``profiles`` is ``{name: {"views": [...],
+"seconds": 12, "theme": "dark", "qr": true}}`` (plus the distance and diagonal when set), absent
+while there are none.
 """
 
 from __future__ import annotations
@@ -27,6 +31,10 @@ THEMES = ("dark", "light", "contrast")
 """``dark`` the default; ``light`` for a bright hall; ``contrast`` black and white, large type."""
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$")
 SECONDS = (2, 3600)
+DISTANCE: tuple[float, float] = (0.5, 50)
+"""Metres from a display to the players who read it."""
+DIAGONAL: tuple[float, float] = (10, 400)
+"""A display's screen diagonal, inches."""
 MAX_VIEWS = 20
 
 
@@ -76,7 +84,19 @@ def profile(record: Record, known_views: Collection[str] | None = None) -> Doc:
     if not isinstance(qr, bool):
         raise SettingsError(f"Profile {name}: qr is true or false.")
     unique = list(dict.fromkeys(views))
-    return {"views": unique, "seconds": seconds, "theme": theme, "qr": qr}
+    doc: Doc = {"views": unique, "seconds": seconds, "theme": theme, "qr": qr}
+    for key, (least, most), words in (
+        ("distance", DISTANCE, "the reading distance is a number of metres"),
+        ("diagonal", DIAGONAL, "the screen diagonal is a number of inches"),
+    ):
+        value = record.get(key)
+        if value is None:
+            continue  # absent: the display's URL or its defaults say
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or not least <= value <= most:
+            raise SettingsError(f"Profile {name}: {words} from {least} to {most}.")
+        doc[key] = int(value) if float(value).is_integer() else value
+    return doc
 
 
 def apply(state: Shared, record: Record) -> tuple[Shared, Touched]:

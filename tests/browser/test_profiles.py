@@ -67,3 +67,22 @@ async def test_the_qr_code_shows_by_default_and_hides_on_request(
     await page.goto(f"{server}/t/pr2/display?views=machines&qr=0")
     await expect(page.locator(".card")).to_have_count(1)
     await expect(page.locator("#qr-corner")).to_be_hidden()
+
+
+async def test_a_profile_sizes_the_board_for_its_reading_distance(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    """The profile's distance and diagonal win over the URL's (docs/display.md)."""
+    await api.tournament("pr9", EPC, players=3, machines=1)
+    await put_profile(api, "pr9", "far", {"views": ["standings"], "distance": 10, "diagonal": 55})
+    page = await new_page({"width": 1920, "height": 1080})
+    await page.goto(f"{server}/t/pr9/display?profile=far&distance=3")
+    board = page.locator("#display")
+    await expect(board).to_have_attribute("data-distance", "10")
+    assert float(await board.get_attribute("data-min-text") or 0) == pytest.approx(73.4, abs=0.1)
+    size = await page.locator(".list-row .name").first.evaluate(
+        "n => parseFloat(getComputedStyle(n).fontSize)"
+    )
+    assert size >= 73.4
+    await put_profile(api, "pr9", "far", {"views": ["standings"]})  # no distance: the URL's
+    await expect(board).to_have_attribute("data-distance", "3")

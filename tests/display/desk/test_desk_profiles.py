@@ -55,6 +55,8 @@ async def test_bad_profiles_are_refused_in_words_and_write_nothing(api: Api) -> 
         ({"views": ["standings"], "seconds": 1}, "seconds per page is a number from 2 to 3600"),
         ({"views": ["standings"], "theme": "neon"}, "the theme is one of dark, light, contrast"),
         ({"views": ["standings"], "colour": "red"}, "colour"),
+        ({"views": ["standings"], "distance": 0.2}, "reading distance is a number of metres from"),
+        ({"views": ["standings"], "diagonal": 500}, "screen diagonal is a number of inches from"),
     ]
     for body, message in cases:
         r = await api.http.put("/api/t/pf3/profiles/x", json=body, headers=api.headers())
@@ -83,3 +85,15 @@ async def test_a_fresh_replica_rebuilds_the_profiles_from_the_log(
     assert first["views"]["profiles"] == {
         "door": {"views": ["queue"], "seconds": 12, "theme": "dark", "qr": True}
     }
+
+
+async def test_a_profile_carries_its_reading_distance_and_screen(api: Api) -> None:
+    """docs/display.md, "Reading distance": a profile may say where its screens hang."""
+    await api.tournament("pf5", EPC)
+    body = {"views": ["standings"], "distance": 6.5, "diagonal": 65.0}
+    r = await api.http.put("/api/t/pf5/profiles/far", json=body, headers=api.headers())
+    assert r.status_code == 201, r.text
+    profile = (await api.views("pf5"))["views"]["profiles"]["far"]
+    assert (profile["distance"], profile["diagonal"]) == (6.5, 65)
+    log = (await api.http.get("/api/t/pf5/log")).json()["records"]
+    assert (log[-1]["distance"], log[-1]["diagonal"]) == (6.5, 65.0)
