@@ -1,6 +1,11 @@
 /* FWPL playoff bracket (display plugin "fwpl_bracket"): one page per division, its rounds left
  * to right (quarter-finals, semi-finals, final; FWPL 6.3), each match with seeds, PAPA points
  * (4-2-1-0 per game) and who goes through; the final places once decided. Reads "bracket".
+ *
+ * The bracket's lines are an SVG drawn over the columns once they are laid out: a line from each
+ * match to each match of the next round that one of its players went through to (FWPL 6.3: the
+ * top two of a match go on), and, while the next round is not drawn yet, a stub into the gap
+ * towards it; the final's line runs to the places.
  */
 (function () {
   "use strict";
@@ -102,7 +107,60 @@
             .map(([key, m]) => matchNode(ctx, views, key, m))
         )
       );
-      return [...columns, placesNode(ctx, views, division)];
+      const lines = document.createElementNS(SVG, "svg");
+      lines.setAttribute("class", "fwpl-lines");
+      lines.setAttribute("aria-hidden", "true");
+      // drawn once the columns have their boxes (the display inserts what render returns)
+      requestAnimationFrame(() => drawLines(lines, rounds));
+      return [...columns, placesNode(ctx, views, division), lines];
     },
   };
+
+  const SVG = "http://www.w3.org/2000/svg";
+
+  function line(svg, points) {
+    const path = document.createElementNS(SVG, "polyline");
+    path.setAttribute("points", points.map(([x, y]) => x.toFixed(1) + "," + y.toFixed(1)).join(" "));
+    path.setAttribute("class", "fwpl-line");
+    svg.append(path);
+  }
+
+  /* Elbow lines from each match's right edge to the next round's matches its players reached. */
+  function drawLines(svg, rounds) {
+    const box = svg.parentElement;
+    if (!box || !box.isConnected) return;
+    const origin = box.getBoundingClientRect();
+    svg.setAttribute("viewBox", "0 0 " + origin.width + " " + origin.height);
+    const rect = (node) => {
+      const r = node.getBoundingClientRect();
+      return { left: r.left - origin.left, right: r.right - origin.left, mid: r.top - origin.top + r.height / 2 };
+    };
+    const matchesOf = (round) => [...box.querySelectorAll('.fwpl-round[data-round="' + round + '"] .fwpl-match')];
+    const playersOf = (match) => new Set([...match.querySelectorAll(".fwpl-mrow")].map((row) => row.dataset.player));
+    rounds.forEach((round, index) => {
+      const next = rounds[index + 1];
+      const column = box.querySelector('.fwpl-round[data-round="' + (next || "") + '"]');
+      const places = next ? null : box.querySelector(".fwpl-places");
+      const target = column || places;
+      if (!target) return;
+      const gapEnd = rect(target).left;
+      const later = next ? matchesOf(next) : [];
+      for (const match of matchesOf(round)) {
+        const from = rect(match);
+        const mid = from.right + (gapEnd - from.right) / 2;
+        const through = [...match.querySelectorAll(".fwpl-mrow.through")].map((row) => row.dataset.player);
+        const reached = later.filter((other) => through.some((p) => playersOf(other).has(p)));
+        if (reached.length) {
+          for (const other of reached) {
+            const to = rect(other);
+            line(svg, [[from.right, from.mid], [mid, from.mid], [mid, to.mid], [to.left, to.mid]]);
+          }
+        } else if (places && match.querySelector(".fwpl-mrow")) {
+          line(svg, [[from.right, from.mid], [gapEnd, from.mid]]); // the final, to its places
+        } else {
+          line(svg, [[from.right, from.mid], [mid, from.mid]]); // the next round is still to come
+        }
+      }
+    });
+  }
 })();
