@@ -167,3 +167,61 @@ def sentinel_set(root: Path, replicas: int = 2) -> Iterator[SentinelSet]:
         yield found
     finally:
         found.stop()
+
+
+class Cluster:
+    """A Redis Cluster of ``masters`` masters on loopback (``redis-server --cluster-enabled yes``,
+    joined by ``redis-cli --cluster create``), each owning an even share of the 16384 slots in
+    port order: the first 0-5460, the second 5461-10922, the third 10923-16383 for three."""
+
+    def __init__(self, root: Path, masters: int = 3) -> None:
+        self.nodes = []
+        for n in range(masters):
+            bus = free_port()  # the cluster bus: set, since port + 10000 may not exist
+            args = ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
+            args += ["--cluster-node-timeout", "1000", "--cluster-port", str(bus)]
+            self.nodes.append(Node(root, f"node-{n}", [*data_args(), *args]))
+
+    @property
+    def url(self) -> str:
+        """REDIS_URL for the app: its ACL user, the first node to start from."""
+        return f"redis+cluster://{APP_USER}:{APP_PASSWORD}@127.0.0.1:{self.nodes[0].port}"
+
+    def start(self) -> None:
+        for node in self.nodes:
+            node.start()
+        addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
+        subprocess.run(
+            ["redis-cli", "--cluster", "create", *addresses, "--cluster-yes"],
+            env={**os.environ, "REDISCLI_AUTH": ADMIN_PASSWORD},
+            check=True,
+            capture_output=True,
+            timeout=30,
+        )
+        wait_until(self._ok, 20, "the cluster to agree")
+
+    def _ok(self) -> bool:
+        for node in self.nodes:
+            info = node.admin().cluster("info")
+            if info["cluster_state"] != "ok" or int(info["cluster_known_nodes"]) != len(self.nodes):
+                return False
+        return True
+
+    def keys_on(self, node: Node, pattern: str) -> set[str]:
+        """The keys matching ``pattern`` that ``node`` itself holds."""
+        return {key.decode() for key in node.admin().scan_iter(pattern, count=1000)}
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.kill()
+
+
+@contextlib.contextmanager
+def cluster(root: Path, masters: int = 3) -> Iterator[Cluster]:
+    """A started ``Cluster`` under ``root``, killed afterwards whatever happened."""
+    found = Cluster(root, masters)
+    try:
+        found.start()
+        yield found
+    finally:
+        found.stop()

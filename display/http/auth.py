@@ -39,6 +39,7 @@ from redis.asyncio import Redis
 
 from display.errors import ApiError
 from display.http.names import folded
+from display.log.keys import tournament_key
 
 SESSION_SECONDS = 24 * 3600
 TD_FILE = "td-password"
@@ -238,7 +239,7 @@ class Auth:
         """A new 6-digit PIN for steward ``name`` (replacing any earlier one; sessions signed in
         with the earlier PIN go on until they expire or the steward is revoked)."""
         pin = f"{secrets.randbelow(10**6):06d}"
-        key = f"{self.prefix}:t:{tournament}:stewards"
+        key = tournament_key(self.prefix, tournament, "stewards")
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, name, await _hash(pin))
             pipe.hset(f"{key}:issued", name, _now())
@@ -249,7 +250,7 @@ class Auth:
         """The issued steward name ``typed`` means: itself when issued, else the one equal to it
         without regard to case or Unicode form (NFC, then case folding: "sam", "SAM" and "Sam"
         sign in as "Sam"); ``typed`` when none is."""
-        key = f"{self.prefix}:t:{tournament}:stewards"
+        key = tournament_key(self.prefix, tournament, "stewards")
         if await self.redis.hexists(key, typed):
             return typed
         wanted = folded(typed)
@@ -259,7 +260,7 @@ class Auth:
     async def revoke_steward(self, tournament: str, name: str) -> bool:
         """Remove steward ``name``'s PIN and end every session they signed in with. False when
         there was no such steward."""
-        key = f"{self.prefix}:t:{tournament}:stewards"
+        key = tournament_key(self.prefix, tournament, "stewards")
         removed = await self.redis.hdel(key, name)
         await self.redis.hdel(f"{key}:issued", name)
         ended = [
@@ -274,7 +275,7 @@ class Auth:
 
     async def stewards(self, tournament: str) -> list[dict[str, object]]:
         """Stewards of ``tournament`` by name: when their PIN was issued and their sessions."""
-        key = f"{self.prefix}:t:{tournament}:stewards"
+        key = tournament_key(self.prefix, tournament, "stewards")
         names = sorted(_text(n) for n in await self.redis.hkeys(key))
         issued = {
             _text(k): _text(v) for k, v in (await self.redis.hgetall(f"{key}:issued")).items()
@@ -347,8 +348,10 @@ class Auth:
             hashes = await self._td_hashes()
             principal = Principal("td", name or "TD")
         else:
-            key = f"{self.prefix}:t:{tournament}:stewards"
-            stored = await self.redis.hget(key, name) if tournament else None
+            stored = None
+            if tournament:
+                key = tournament_key(self.prefix, tournament, "stewards")
+                stored = await self.redis.hget(key, name)
             hashes = [] if stored is None else [_text(stored)]
             principal = Principal("steward", name, tournament)
         if not await _verify_any(hashes, password):

@@ -20,6 +20,7 @@ from starlette.requests import Request
 
 from display.errors import ApiError
 from display.http.auth import SESSION_SECONDS, Auth, _hash, _verify
+from display.log.keys import tournament_key
 
 
 class PlayerPins:
@@ -67,7 +68,7 @@ class PlayerPins:
         return bool(await self.redis.exists(self._session(authorization[7:].strip())))
 
     def _pins(self, tournament: str) -> str:
-        return f"{self.prefix}:t:{tournament}:player-pins"
+        return tournament_key(self.prefix, tournament, "player-pins")
 
     def _session(self, token: str) -> str:
         return f"{self.prefix}:player-session:{hashlib.sha256(token.encode()).hexdigest()}"

@@ -39,6 +39,7 @@ from starlette.requests import Request
 from display.errors import ApiError
 from display.http.auth import SESSION_SECONDS
 from display.http.endpoint import services
+from display.log.keys import store_prefix, tournament_key
 from display.settings import Settings
 
 FAILURES_KEPT = 200  # per list: enough for a day's typos, bounded under a flood
@@ -134,7 +135,8 @@ class Throttle:
     """The throttle's Redis side for one server process (state is shared through Redis)."""
 
     def __init__(self, redis: Redis, settings: Settings) -> None:
-        self.redis, self.prefix, self.settings = redis, settings.key_prefix, settings
+        self.redis, self.settings = redis, settings
+        self.prefix = store_prefix(settings.key_prefix, settings.redis_url)
         self._attempt = redis.register_script(_ATTEMPT)
         self._failed = redis.register_script(_FAILED)
         self._succeeded = redis.register_script(_SUCCEEDED)
@@ -213,7 +215,7 @@ class Throttle:
     def _failures(self, tournament: str | None) -> str:
         if tournament is None:
             return f"{self.prefix}:sign-in-failures"
-        return f"{self.prefix}:t:{tournament}:sign-in-failures"
+        return tournament_key(self.prefix, tournament, "sign-in-failures")
 
 
 def of(request: Request) -> Throttle:

@@ -2,7 +2,9 @@
 
 One task reads the registry stream and all tournament logs with a single blocking ``XREAD``; the
 records that arrive together are applied together and go out as one patch (architecture principles 3
-and 6). No pub/sub: the stream is the only channel, so nothing is lost between processes.
+and 6). No pub/sub: the stream is the only channel, so nothing is lost between processes. On a Redis
+Cluster the logs live on several shards and one command reaches one hash slot, so the task reads
+every log on every shard in one pipeline instead, every ``CLUSTER_POLL_SECONDS`` while nothing comes.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from display.live.hub import Hub, Outgoing
 from display.live.snapshots import Snapshots
 from display.live.tournament import Applied, Change, LiveTournament, fold
 from display.log.integrity import GENESIS
+from display.log.keys import tournament_of_log
 from display.log.store import LogStore, Record, page_records, reply_text, stream_entries
 
 log = logging.getLogger(__name__)
@@ -29,6 +32,11 @@ READ_COUNT = 2000
 SLICE_SECONDS = 0.02
 """Longest stretch a catch-up runs the rules without letting other requests in (item: no request
 waits more than ~100 ms behind long work)."""
+CLUSTER_POLL_SECONDS = 0.02
+"""On a Redis Cluster the tail cannot block on every log at once (one command, one hash slot):
+it reads them all in one pipelined round trip per shard and, when nothing came, waits this long
+before the next. A push through another process reaches this one's displays at most this much
+later; a push through this process is not delayed (its writer hands the records over)."""
 BROADCAST_WINDOW = 0.025
 """Seconds: at most one broadcast per tournament per window. A change after a quiet spell goes out
 at once; changes inside the window after a broadcast are folded into the next one, so fan-out work
@@ -100,16 +108,21 @@ class Replica:
         for tid, live in self.tournaments.items():
             if tid not in self.paused:
                 streams[self.store.log_key(tid)] = f"{live.version}-0"
-        reply = await self.tail.xread(streams, count=READ_COUNT, block=block_ms)
+        if self.store.cluster:
+            pairs = await self._read_each(streams)
+            if not pairs and block_ms:
+                await asyncio.sleep(CLUSTER_POLL_SECONDS)
+        else:
+            pairs = list(_streams(await self.tail.xread(streams, count=READ_COUNT, block=block_ms)))
         pages: list[tuple[str, list[Record]]] = []
-        for name, entries in _streams(reply):
+        for name, entries in pairs:
             if name == self.store.registry_key:
                 for entry_id, fields in stream_entries(entries):
                     self.registry_cursor = entry_id
                     tid = reply_text(fields[b"t"])
                     self.tournaments.setdefault(tid, LiveTournament(tid, self.history_size))
             else:
-                tid = name.removeprefix(f"{self.store.prefix}:t:").removesuffix(":log")
+                tid = tournament_of_log(self.store.prefix, name) or ""
                 pages.append((tid, page_records(entries)))
         return pages
 
@@ -121,6 +134,18 @@ class Replica:
             self.ingest(tid, records)
         async with self._advanced:
             self._advanced.notify_all()
+
+    async def _read_each(
+        self, streams: dict[KeyT, StreamIdT]
+    ) -> list[tuple[str, StreamRangeResponse]]:
+        """A cluster store's ``poll``: one XREAD per stream, since a command may only name keys
+        of one hash slot; sent in one pipeline, which redis-py splits into one round trip per
+        shard. Returns (key, entries) for every stream that had entries, as ``_streams`` does."""
+        async with self.tail.pipeline(transaction=False) as pipe:
+            for key, after in streams.items():
+                pipe.xread({key: after}, count=READ_COUNT)
+            replies = await pipe.execute()
+        return [pair for reply in replies for pair in _streams(reply)]
 
     def format_of(self, tid: str) -> str | None:
         """The format of tournament ``tid`` (None before its ``tournament_created``)."""

@@ -1,9 +1,14 @@
-"""Connecting to the score store: one Redis server, or the master of a Redis Sentinel set.
+"""Connecting to the score store: one Redis server, the master of a Redis Sentinel set, or a
+Redis Cluster.
 
 ``REDIS_URL`` names either a server (``redis://``, ``rediss://``, ``unix://``: redis-py's own URL
-forms) or a Sentinel set::
+forms), a Sentinel set or a cluster::
 
     redis+sentinel://[user:password@]host:port[,host:port ...]/service[/db][?sentinel_username=…&sentinel_password=…]
+    redis+cluster://[user:password@]host:port[,host:port ...]
+
+A cluster's URL names any of its nodes (redis-py's ``RedisCluster`` learns the rest and follows
+slot moves and failovers); its keys are named for it (``display/log/keys.py``).
 
 ``user:password`` sign in to the data servers (the app's ACL user, docs/redis.md); the sentinels
 are asked with ``sentinel_username``/``sentinel_password`` when they need a password of their own.
@@ -20,11 +25,47 @@ from typing import Any, cast
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import redis
+import redis.cluster
 import redis.sentinel
 from redis.asyncio import Redis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.sentinel import Sentinel as AsyncSentinel
 
 SENTINEL_SCHEME = "redis+sentinel"
+CLUSTER_SCHEME = "redis+cluster"
+
+
+@dataclass(frozen=True)
+class ClusterUrl:
+    """A ``redis+cluster://`` URL taken apart: the nodes to start from, the user and password."""
+
+    nodes: tuple[tuple[str, int], ...]
+    username: str | None = None
+    password: str | None = None
+
+
+def _hosts(netloc: str) -> tuple[str | None, str | None, list[tuple[str, int]]]:
+    """``user:password@host:port,host:port`` as (user, password, [(host, port) …]); raises
+    ValueError for a host without a port."""
+    credentials, _, hosts = netloc.rpartition("@")
+    username, _, password = credentials.partition(":")
+    found = []
+    for host_port in hosts.split(","):
+        host, _, port = host_port.strip().rpartition(":")
+        if not host or not port.isdigit():
+            raise ValueError(f"REDIS_URL: a node is host:port, not {host_port!r}")
+        found.append((host.strip("[]"), int(port)))
+    return unquote(username) or None, unquote(password) if password else None, found
+
+
+def cluster_url(url: str) -> ClusterUrl | None:
+    """``url`` parsed as a Redis Cluster (module docstring), or None when it names no cluster.
+    Raises ValueError for a node without a port."""
+    parts = urlsplit(url)
+    if parts.scheme != CLUSTER_SCHEME:
+        return None
+    username, password, nodes = _hosts(parts.netloc)
+    return ClusterUrl(tuple(nodes), username, password)
 
 
 @dataclass(frozen=True)
@@ -60,14 +101,7 @@ def sentinel_url(url: str) -> SentinelUrl | None:
     parts = urlsplit(url)
     if parts.scheme != SENTINEL_SCHEME:
         return None
-    credentials, _, hosts = parts.netloc.rpartition("@")
-    username, _, password = credentials.partition(":")
-    sentinels = []
-    for host_port in hosts.split(","):
-        host, _, port = host_port.strip().rpartition(":")
-        if not host or not port.isdigit():
-            raise ValueError(f"REDIS_URL: a sentinel is host:port, not {host_port!r}")
-        sentinels.append((host.strip("[]"), int(port)))
+    username, password, sentinels = _hosts(parts.netloc)
     service, _, db = parts.path.strip("/").partition("/")
     if not service:
         raise ValueError("REDIS_URL: a Sentinel URL names its master: redis+sentinel://h:p/NAME")
@@ -76,8 +110,8 @@ def sentinel_url(url: str) -> SentinelUrl | None:
         tuple(sentinels),
         unquote(service),
         int(db or query.get("db", "0")),
-        unquote(username) or None,
-        unquote(password) if credentials and password else None,
+        username,
+        password,
         query.get("sentinel_username"),
         query.get("sentinel_password"),
     )
@@ -89,6 +123,8 @@ def store_hosts(url: str) -> list[str]:
     found = sentinel_url(url)
     if found is not None:
         return [host.lower() for host, _ in found.sentinels]
+    if (cluster := cluster_url(url)) is not None:
+        return [host.lower() for host, _ in cluster.nodes]
     parts = urlsplit(url)
     if parts.scheme == "unix":
         return []
@@ -97,13 +133,22 @@ def store_hosts(url: str) -> list[str]:
 
 def has_password(url: str) -> bool:
     """Whether ``url`` signs in to the data servers with a password."""
-    found = sentinel_url(url)
+    found = sentinel_url(url) or cluster_url(url)
     return bool(found.password) if found is not None else bool(urlsplit(url).password)
 
 
 def connect(url: str, **kwargs: Any) -> Redis:
     """An asyncio client for ``url``: ``Redis.from_url``, or the master of a Sentinel set that
-    follows failovers (module docstring). ``kwargs`` go to every data connection."""
+    follows failovers, or a ``RedisCluster`` (module docstring). ``kwargs`` go to every data
+    connection."""
+    if (cluster := cluster_url(url)) is not None:
+        nodes = [ClusterNode(host, port) for host, port in cluster.nodes]
+        client = RedisCluster(
+            startup_nodes=nodes, username=cluster.username, password=cluster.password, **kwargs
+        )
+        # Not a subclass of Redis, but it has every command the server uses with the same
+        # signatures (keys of one slot per command: display/log/keys.py).
+        return cast(Redis, client)
     found = sentinel_url(url)
     if found is None:
         return Redis.from_url(url, **kwargs)
@@ -116,6 +161,15 @@ def connect(url: str, **kwargs: Any) -> Redis:
 
 def connect_sync(url: str) -> redis.Redis:
     """A blocking client for ``url`` (the command line's ``verify``), as ``connect``."""
+    if (cluster := cluster_url(url)) is not None:
+        nodes = [
+            redis.cluster.ClusterNode(host, port)  # type: ignore[no-untyped-call]
+            for host, port in cluster.nodes
+        ]
+        client = redis.cluster.RedisCluster(
+            startup_nodes=nodes, username=cluster.username, password=cluster.password
+        )
+        return cast(redis.Redis, client)  # as in ``connect``
     found = sentinel_url(url)
     if found is None:
         return redis.Redis.from_url(url)

@@ -36,6 +36,7 @@ from display.http.endpoint import services, signed_in
 from display.live.hub import RESYNC
 from display.log.connection import connect
 from display.log.integrity import GENESIS, chain_hash
+from display.log.keys import store_prefix
 from display.log.store import LogStore, VersionConflict
 from display.log.store import Record as StoredRecord
 from display.settings import Settings
@@ -255,7 +256,9 @@ async def _restore(settings: Settings, tid: str, export: Export) -> Restored:
     redis = connect(url)
     try:
         return await restore_log(
-            LogStore(redis, settings.key_prefix, settings.hash_chain), tid, export
+            LogStore(redis, store_prefix(settings.key_prefix, url), settings.hash_chain),
+            tid,
+            export,
         )
     finally:
         await redis.aclose()

@@ -6,11 +6,15 @@ validated against; if another writer got in first the script refuses and the cal
 retries. An ``Idempotency-Key`` is stored with the request's fingerprint in the same script, so a
 retried request returns the first answer and appends nothing.
 
-Keys (``P`` = key prefix)::
+Keys (``P`` = key prefix; on a Redis Cluster ``{P}:registry`` and ``P:t:{ID}:…``, one hash
+slot per tournament: ``display/log/keys.py``)::
 
     P:registry              STREAM  one entry per tournament created (field ``t``)
-    P:t:{id}:log            STREAM  the tournament's records (field ``r``: JSON; ``h``: chain hash)
-    P:t:{id}:idem:{key}     STRING  "fingerprint seq" for 7 days
+    P:t:ID:log              STREAM  the tournament's records (field ``r``: JSON; ``h``: chain hash)
+    P:t:ID:idem:KEY         STRING  "fingerprint seq" for 7 days
+
+On one server a new tournament's registry entry is written by the append script itself; on a
+cluster, where the registry lives in another slot, just before it (``LogStore.register``).
 
 Hash chain (``Settings.hash_chain``, on by default; ``docs/integrity.md``): entry *n* also has
 ``h`` = ``sha256(prev + "\n" + r)`` in lowercase hex, where ``r`` is the exact bytes stored in field
@@ -44,6 +48,7 @@ from redis.asyncio import Redis
 from redis.typing import EncodableT, StreamRangeResponse
 
 from display.log.integrity import GENESIS, chain_hash
+from display.log.keys import is_cluster, tournament_key
 from display.types import Record as RecordData
 
 IDEMPOTENCY_TTL_SECONDS = 7 * 24 * 3600
@@ -62,7 +67,7 @@ def version_number(text: str) -> int | None:
 # ARGV: expected, fingerprint, ttl, tournament, prev_hash ('' = no chain), then the records:
 # r, h, r, h … when chained, else r, r …
 _APPEND = """
-local log, idem, registry = KEYS[1], KEYS[2], KEYS[3]
+local log, idem, registry = KEYS[1], KEYS[2] or '', KEYS[3] or ''
 local expected, fingerprint, ttl, tid = tonumber(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
 local prev_hash = ARGV[5]
 if idem ~= '' then
@@ -162,6 +167,7 @@ class LogStore:
         self.hash_chain = hash_chain
         self.wait_replicas = wait_replicas
         self.wait_timeout_ms = wait_timeout_ms
+        self.cluster = is_cluster(prefix)
         self._append = redis.register_script(_APPEND)
 
     @property
@@ -169,9 +175,21 @@ class LogStore:
         """The stream ``P:registry``: one entry per tournament created, tailed by replicas."""
         return f"{self.prefix}:registry"
 
+    def _idem_key(self, tournament: str, idempotency_key: str) -> str:
+        return tournament_key(self.prefix, tournament, f"idem:{idempotency_key}")
+
+    async def register(self, tournament: str) -> None:
+        """Announce ``tournament`` on the registry by itself (a cluster store: the registry is
+        in another slot than the tournament's log, so the append script cannot write both).
+        Done *before* the log's first append: a crash in between leaves a registered tournament
+        with an empty log, which a create at version 0 takes over (the writer), never a log no
+        replica knows of."""
+        await self.redis.xadd(self.registry_key, {"t": tournament})
+
     def log_key(self, tournament: str) -> str:
-        """``tournament``'s log stream ``P:t:<tournament>:log``; entry ids ``<seq>-0``."""
-        return f"{self.prefix}:t:{tournament}:log"
+        """``tournament``'s log stream ``P:t:<tournament>:log`` (``P:t:{<tournament>}:log`` on a
+        cluster, ``display/log/keys.py``); entry ids ``<seq>-0``."""
+        return tournament_key(self.prefix, tournament, "log")
 
     async def append(
         self,
@@ -193,8 +211,12 @@ class LogStore:
         differs raises VersionConflict with ``chain=True``. Ignored with the chain off.
         With ``wait_replicas``, raises NotReplicated when too few replicas confirmed in time.
         """
-        idem = f"{self.prefix}:t:{tournament}:idem:{idempotency_key}" if idempotency_key else ""
+        idem = self._idem_key(tournament, idempotency_key) if idempotency_key else ""
         keys = [self.log_key(tournament), idem, self.registry_key if register else ""]
+        if self.cluster:  # one slot per script: no empty names, and the registry apart
+            keys = keys[:2] if idem else keys[:1]
+            if register:
+                await self.register(tournament)
         raws = [orjson.dumps(record) for record in records]
         args: list[EncodableT] = [expected, fingerprint, IDEMPOTENCY_TTL_SECONDS, tournament]
         hashes: list[str] = []
@@ -252,7 +274,7 @@ class LogStore:
         Raises IdempotencyMismatch if it was used with another fingerprint; with
         ``wait_replicas``, NotReplicated when the replicas do not confirm it in time.
         """
-        idem = f"{self.prefix}:t:{tournament}:idem:{idempotency_key}"
+        idem = self._idem_key(tournament, idempotency_key)
         value = await self.redis.get(idem)
         if value is None:
             return None

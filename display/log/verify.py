@@ -36,6 +36,7 @@ import redis
 from display.embedded.redis import EmbeddedRedis
 from display.log.connection import connect_sync
 from display.log.integrity import GENESIS, chain_hash
+from display.log.keys import store_prefix, tournament_key
 from display.log.store import reply_text, stream_entries
 from display.settings import Settings, demo_settings
 
@@ -127,7 +128,7 @@ def redis_entries(
     client: redis.Redis, prefix: str, tournament: str
 ) -> Iterator[tuple[int, bytes, str | None]]:
     """A tournament's log entries as stored (``display/log/store.py`` keys), a page at a time."""
-    key, after = f"{prefix}:t:{tournament}:log", "-"
+    key, after = tournament_key(prefix, tournament, "log"), "-"
     while True:
         page = stream_entries(client.xrange(key, min=after, count=PAGE))
         for entry_id, fields in page:
@@ -249,7 +250,7 @@ def connected(settings: Settings) -> Iterator[redis.Redis]:
 
 def known(settings: Settings, client: redis.Redis) -> set[str]:
     """Tournaments of this store: registered, or in the high-water file (one Redis lost)."""
-    found = set(tournaments(client, settings.key_prefix))
+    found = set(tournaments(client, store_prefix(settings.key_prefix, settings.redis_url)))
     path = settings.data_dir / f"watermark-{settings.key_prefix}.json"
     with contextlib.suppress(OSError, orjson.JSONDecodeError, AttributeError):
         found.update(orjson.loads(path.read_bytes()).get("tournaments", {}))
@@ -329,4 +330,4 @@ def _from_redis(settings: Settings, only: tuple[str, ...]) -> list[Chain]:
             raise click.UsageError(f"There is no tournament {only[0]} {where(settings)}.")
         return []
     with connected(settings) as client:
-        return verify_redis(client, settings.key_prefix, only)
+        return verify_redis(client, store_prefix(settings.key_prefix, settings.redis_url), only)

@@ -189,7 +189,9 @@ class Writer:
         live = self.replica.tournaments.get(tid)
         applied: Applied | None = None
         if write.create:
-            if live is not None:
+            # A registered tournament with an empty log is not one yet (a cluster store registers
+            # before the first append, LogStore.register): the append at version 0 decides.
+            if live is not None and live.version > 0:
                 raise ApiError(409, "duplicate", f"Tournament {tid} already exists.")
             version, prev_hash = 0, None
         else:
