@@ -80,7 +80,10 @@ async def test_a_failover_loses_no_acknowledged_score(tmp_path: Path) -> None:
             td_password=TD_PASSWORD,
             heartbeat_seconds=1.0,
             wait_replicas=1,
-            wait_timeout_ms=1000,
+            # Long enough that a loaded machine's replica confirms before the kill: a write not
+            # confirmed in time (503) but read back by the tail from the master, then lost with
+            # it, would leave this server "ahead" of the new master (docs/store-loss.md).
+            wait_timeout_ms=5000,
         )
         async with serve_in_loop(settings) as base:
             api = Api(base)
