@@ -473,3 +473,32 @@ def record_playoff_tiebreak(league: League, at: MatchAt, order: Sequence[str]) -
     if again.tie == tie:
         raise PlayoffNeeded(tie)
     return after
+
+
+# ---- once the playoffs have started: the season table they were drawn from stays ----
+
+
+def check_season_kept(before: League, after: League) -> None:
+    """Raise EntryNotAllowed if ``after`` (``before`` with a correction or penalty of a league
+    night) has another season table once the playoffs have started: the divisions and seeds were
+    drawn from it (FWPL 6.1, 6.2: "the final season table"), and a running bracket changes only
+    by the league officer's own record (``reopen_season``; docs/rules.md)."""
+    if before.playoffs is None:
+        return
+    if after.standings().rows != before.standings().rows:
+        raise EntryNotAllowed("The playoffs have started: reopen the regular season first.")
+
+
+def reopen_season(league: League) -> League:
+    """The league officer takes the playoffs' start back, so the season's results can be
+    corrected and the divisions drawn again from the corrected table (FWPL 6.1, 6.2; docs/rules.md).
+    Raises EntryNotAllowed before the playoffs start, or once a playoff match has started."""
+    playoffs = league.playoffs
+    if playoffs is None:
+        raise EntryNotAllowed("The playoffs have not started; the regular season is open.")
+    if playoffs.matches:
+        raise EntryNotAllowed(
+            f"{len(playoffs.matches)} playoff match(es) have started: the regular season "
+            "cannot be reopened."
+        )
+    return replace(league, playoffs=None)

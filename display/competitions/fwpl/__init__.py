@@ -52,7 +52,13 @@ COMPETITION = Competition(
     players_page={"fwpl-league": "league"},
     templates=TEMPLATES,
     reason_required=frozenset(
-        {"game_corrected", "penalty_recorded", "third_offence_recorded", "machine_died"}
+        {
+            "game_corrected",
+            "penalty_recorded",
+            "third_offence_recorded",
+            "machine_died",
+            "playoffs_reopened",
+        }
     ),
     versioned_paths=(r"/league/corrections$",),
     demos=("display.competitions.fwpl.demo:fwpl",),

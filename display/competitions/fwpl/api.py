@@ -194,6 +194,10 @@ class PlayoffsIn(Body):
     tiebreaks: list[list[Id]] = Field(default_factory=list, max_length=100)
 
 
+class ReopenIn(Body):
+    reason: str = Field(min_length=1, max_length=200)
+
+
 class MatchRef(Body):
     """Which playoff match: its ``division`` ("A", "B" …) and its 2 to 4 ``players`` (FWPL 6.3)."""
 
@@ -382,6 +386,7 @@ routes = [
     _route("close", record_endpoint(CloseIn, "night_closed", td_only=True)),
     _route("tiebreak-draws", record_endpoint(DrawIn, "tiebreak_drawn", td_only=True, seeded=True)),
     _route("playoffs", record_endpoint(PlayoffsIn, "playoffs_started", td_only=True)),
+    _route("playoffs/reopen", record_endpoint(ReopenIn, "playoffs_reopened", td_only=True)),
     _route("playoff-matches", record_endpoint(MatchIn, "playoff_match_started", seeded=True)),
     _route("playoff-picks", record_endpoint(PlayoffPickIn, "playoff_machine_picked")),
     _route("playoff-games", _game(PlayoffGameIn, "playoff_game_recorded")),

@@ -42,8 +42,13 @@ never land on another game.
 | playoff_game_recorded      | division, players, game_no, machine, scores, playoff?   | bracket                       |
 |                            | (6.3)                                                   |                               |
 | playoff_tiebreak_recorded  | division, players, order (6.5)                          | bracket                       |
+| playoffs_reopened          | reason (no playoff match started; 6.1, 6.2)             | every view                    |
 | settings_changed           | settings (before week 1 any; later only ``weeks`` and   | every view                    |
 |                            | ``playoff_*`` until the playoffs start)                 |                               |
+
+Once the playoffs have started, a correction or penalty that would change the season table the
+divisions were drawn from is refused ("The playoffs have started: reopen the regular season
+first."); ``playoffs_reopened`` takes the start back while no playoff match has started.
 
 Every record also carries ``by`` and ``at`` (``display.http.endpoint.stamp``).
 """
@@ -66,6 +71,7 @@ from display.competitions.fwpl.views import (
     tournament_view,
 )
 from display.types import Doc, Record, Touched
+from scoring.fwpl import bracket
 from scoring.fwpl.league import League
 
 TABLE = {"season", "standings"}
@@ -79,6 +85,10 @@ NIGHT_RECORDS: Mapping[str, records.Handler] = {
     "penalty_recorded": records.record_penalty,
     "night_closed": records.close_night,
 }
+SEASON_CHANGES = ("game_corrected", "penalty_recorded", "third_offence_recorded")
+"""Records that change a night already played: refused once the playoffs have started if the
+season table they were drawn from would change (``bracket.check_season_kept``)."""
+
 PLAYOFF_RECORDS: Mapping[str, records.Handler] = {
     "playoff_match_started": records.start_match,
     "playoff_machine_picked": records.pick_playoff_machine,
@@ -101,6 +111,8 @@ class FwplKind:
         raise (``scoring.errors.ScoringError``), KeyError or ValueError for a record this kind
         cannot read."""
         new, touched = self._apply(state, seq, record)
+        if record["type"] in SEASON_CHANGES:
+            bracket.check_season_kept(state, new)
         # The season must still add up (e.g. a correction that forfeits a season that later
         # weeks played on, FWPL 2.5, 8.5): refuse the record rather than keep a state whose
         # views cannot be built. The table is memoised, so the views reuse it.
@@ -134,6 +146,8 @@ class FwplKind:
             return records.draw_tiebreak(state, seq, record), {"tiebreaks"}
         if kind == "playoffs_started":
             return records.start_playoffs(state, seq, record), {"bracket", "tournament", *TABLE}
+        if kind == "playoffs_reopened":
+            return bracket.reopen_season(state), {EVERY_VIEW}
         if kind in PLAYOFF_RECORDS:
             return PLAYOFF_RECORDS[kind](state, seq, record), {"bracket"}
         raise ValueError(f"unknown record type {kind!r}")
