@@ -38,16 +38,24 @@ from scoring.epc.finals import Game, GameResult, Placing, final_placings, finals
 from scoring.epc.finals import semifinal_games as _semifinal_games
 from scoring.epc.qualifying import EPC_QUALIFYING
 from scoring.epc.quarterfinal import Draw, QuarterFinal, quarterfinal, quarterfinal_draw
+from scoring.epc.stage_edits import StageEdits, find_stage_entry, without
 from scoring.epc.stages import (
     EpcStagesConfig,
     Lineup,
     Registrations,
     Seeding,
+    compose_playoffs,
     parse_stage_settings,
     seeding,
     substitute,
 )
-from scoring.errors import EntryNotAllowed, MachineAlreadyPlayed, SettingsError, UnknownPlayer
+from scoring.errors import (
+    EntryNotAllowed,
+    MachineAlreadyPlayed,
+    SettingsError,
+    UnknownEntry,
+    UnknownPlayer,
+)
 from scoring.model import Entry, Standings
 from scoring.tournament import Tournament
 
@@ -127,7 +135,8 @@ class MainTournament:
     games by key (``"qf"``, ``"A"``, ``"B"``, ``"playoff"``, ``"final"``). ``game_machines``: game
     key -> the machine it must be played on, where the TD named one. ``closed_standings``: the
     qualifying standings as the record that started the quarter-finals found them (or the TD's
-    last ``reseed``), which the seeding is made from; None while qualifying runs.
+    last ``reseed``), which the seeding is made from; None while qualifying runs. ``edits``: the
+    corrections and voids of stage games (``scoring.epc.stage_edits``).
     """
 
     qualifying: Tournament
@@ -142,6 +151,14 @@ class MainTournament:
     games: Mapping[str, tuple[Entry, ...]] = field(default_factory=dict)
     game_machines: Mapping[str, str] = field(default_factory=dict)
     closed_standings: Standings | None = None
+    edits: StageEdits = field(default_factory=StageEdits)
+
+    def stage_entry(self, seq: object) -> tuple[Entry, int] | None:
+        """The stage score that record ``seq`` (a score or its correction) stands for and its
+        version, or None when it is no stage score (EPC 2009, EPC Quarter-Finals to EPC Finals).
+        Raises UnknownEntry for one that was voided."""
+        found = find_stage_entry(self.games, self.edits, seq)
+        return None if found is None else (found[1], self.edits.version(found[1].seq))
 
     # ---- what the stages decide (computed once per state) ----
 
@@ -497,11 +514,14 @@ def start_round(state: MainTournament, rnd: object) -> MainTournament:
 def record_playoff(state: MainTournament, tie: str, order: Sequence[str]) -> MainTournament:
     """The TD's order of the tied players after their play-off, best first, for ``tie`` (one of
     ``PLAYOFF_TIES``). EPC 2009, EPC Qualifying; EPC Quarter-Finals; EPC Semi-Finals; EPC Finals
-    (the ties the text leaves to a play-off). Raises StageNotReady for a qualifying order once the
-    quarter-finals have started: the seeding is final then."""
+    (the ties the text leaves to a play-off). Play-off records compose: a record for other
+    players (a second tie, 3= after 6=) adds its order to the earlier ones, and one naming
+    players already ordered orders them again (``compose_playoffs``). Raises StageNotReady for a
+    qualifying order once the quarter-finals have started: the seeding is final then."""
     if tie == "qualifying" and state.stage != "qualifying":
         raise StageNotReady("The qualifying order is fixed once the quarter-finals start.")
-    return replace(state, playoffs={**state.playoffs, tie: tuple(order)})
+    merged = compose_playoffs(state.playoffs.get(tie, ()), order)
+    return replace(state, playoffs={**state.playoffs, tie: merged})
 
 
 def record_game(state: MainTournament, entry: Entry) -> MainTournament:
@@ -597,7 +617,12 @@ def reseed(state: MainTournament) -> MainTournament:
 
 
 _BEFORE: Mapping[str, str] = MappingProxyType(
-    {"quarterfinal": "qualifying", "semifinal": "quarterfinal", "final": "semifinal"}
+    {
+        "quarterfinal": "qualifying",
+        "semifinal": "quarterfinal",
+        "final": "semifinal",
+        "complete": "final",
+    }
 )
 
 
@@ -616,7 +641,7 @@ def reopen(state: MainTournament, target: object) -> MainTournament:
             f"Only the stage before the current one can be reopened ({want or 'none'}), "
             f"not {target!r}."
         )
-    keys = ("qf",) if state.stage == "quarterfinal" else GAME_KEYS[state.stage]
+    keys = ("qf",) if state.stage == "quarterfinal" else GAME_KEYS.get(state.stage, ())
     played = sum(len(state.games.get(k, ())) for k in keys)
     if played:
         raise StageNotReady(
@@ -635,10 +660,69 @@ def reopen(state: MainTournament, target: object) -> MainTournament:
             playoffs=playoffs,
             closed_standings=None,
         )
-    dropped = GAME_KEYS[state.stage]
+    dropped = GAME_KEYS.get(state.stage, ())
     return replace(
         state,
         stage=want,
         playoffs={k: v for k, v in state.playoffs.items() if k not in dropped},
         game_machines={k: v for k, v in state.game_machines.items() if k not in dropped},
     )
+
+
+# ---- corrections and voids of stage games ----
+
+_GAME_STAGE: Mapping[str, str] = MappingProxyType(
+    {"qf": "quarterfinal", "A": "semifinal", "B": "semifinal", "playoff": "final", "final": "final"}
+)
+_STAGE_NAMES: Mapping[str, str] = MappingProxyType(
+    {"quarterfinal": "quarter-finals", "semifinal": "semi-finals", "final": "finals"}
+)
+
+
+def correct_stage_game(
+    state: MainTournament,
+    seq: int,
+    target: object,
+    score: int,
+    player: str | None = None,
+    machine: str | None = None,
+) -> MainTournament:
+    """The TD's correction at ``seq`` of the stage score record ``target`` names: its ``score``,
+    and ``player`` or ``machine`` where the wrong one was typed (EPC 2009, EPC Qualifying: "The
+    contestant should verify the score", applied to every stage game; EPC Quarter-Finals to EPC
+    Finals). Who goes through is recomputed from the corrected games while their stage runs.
+
+    Raises UnknownEntry (no stage score, or voided); StageNotReady once a later stage has started
+    ("The semi-finals have started: reopen the quarter-finals first."); what ``record_game``
+    raises for the corrected score."""
+    key, entry = _stage_score(state, target)
+    fixed = Entry(entry.seq, player or entry.player, machine or entry.machine, score)
+    nxt = _rebuilt(state, key, without(state.games, key, entry.seq, fixed))
+    return replace(nxt, edits=state.edits.corrected(seq, entry.seq))
+
+
+def void_stage_game(state: MainTournament, seq: int, target: object) -> MainTournament:
+    """The TD's void at ``seq`` of the stage score record ``target`` names: the game counts as
+    never played (EPC 2009, EPC Qualifying; EPC Quarter-Finals to EPC Finals). Raises what
+    ``correct_stage_game`` raises."""
+    key, entry = _stage_score(state, target)
+    nxt = _rebuilt(state, key, without(state.games, key, entry.seq, None))
+    return replace(nxt, edits=state.edits.void(seq, entry.seq))
+
+
+def _stage_score(state: MainTournament, target: object) -> tuple[str, Entry]:
+    found = find_stage_entry(state.games, state.edits, target)
+    if found is None:
+        raise UnknownEntry(f"Record {target} is not a recorded stage score.")
+    stage = _GAME_STAGE[found[0]]
+    if state.stage != stage:
+        raise StageNotReady(f"{_STARTED[state.stage]}: reopen the {_STAGE_NAMES[stage]} first.")
+    return found
+
+
+def _rebuilt(state: MainTournament, key: str, entries: tuple[Entry, ...]) -> MainTournament:
+    """``state`` with game ``key`` played again from ``entries``, each checked as when recorded."""
+    nxt = replace(state, games={**state.games, key: ()})
+    for entry in entries:
+        nxt = record_game(nxt, entry)
+    return nxt

@@ -36,10 +36,13 @@ from scoring.epc.classic import (
 )
 from scoring.epc.errors import StageNotReady, UnresolvedTie
 from scoring.epc.finals import Game, GameResult, play_game
+from scoring.epc.stage_edits import StageEdits, find_stage_entry, without
+from scoring.epc.stages import compose_playoffs
 from scoring.errors import (
     EntryNotAllowed,
     MachineAlreadyPlayed,
     SettingsError,
+    UnknownEntry,
     UnknownMachine,
     UnknownPlayer,
 )
@@ -66,7 +69,7 @@ class SideTournament:
     ``games``: game key (``SEMIS``, ``"final"``) -> its entries in the order recorded.
     ``playoffs``: game key -> the TD's play-off order. ``game_machines``: game key -> the machine
     the TD named for it. ``closed_places``: the qualifying places as the record that started the
-    semi-finals found them; None before.
+    semi-finals found them; None before. ``edits``: corrections and voids of the Classic's games.
     """
 
     tournament: Tournament
@@ -76,6 +79,13 @@ class SideTournament:
     playoffs: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     game_machines: Mapping[str, str] = field(default_factory=dict)
     closed_places: tuple[ClassicPlace, ...] | None = None
+    edits: StageEdits = field(default_factory=StageEdits)
+
+    def stage_entry(self, seq: object) -> tuple[Entry, int] | None:
+        """The Classic semi-final or final score record ``seq`` stands for and its version, or
+        None (EPC 2009, EPC Classic Tournament). Raises UnknownEntry for a voided one."""
+        found = find_stage_entry(self.games, self.edits, seq)
+        return None if found is None else (found[1], self.edits.version(found[1].seq))
 
     @property
     def classic(self) -> bool:
@@ -236,13 +246,13 @@ def reopen_classic(state: SideTournament, target: object) -> SideTournament:
     taken again) or the semi-finals (the final's start is taken back). EPC 2009, EPC Classic
     Tournament (the stages run in order; docs/rules.md). Raises StageNotReady."""
     at = CLASSIC_STAGES.index(state.stage)
-    want = CLASSIC_STAGES[at - 1] if state.stage in ("semifinal", "final") else None
+    want = CLASSIC_STAGES[at - 1] if state.stage != "qualifying" else None
     if want is None or target != want:
         raise StageNotReady(
             f"Only the Classic stage before the current one can be reopened ({want or 'none'}), "
             f"not {target!r}."
         )
-    keys = SEMIS if state.stage == "semifinal" else ("final",)
+    keys = {"semifinal": SEMIS, "final": ("final",)}.get(state.stage, ())
     played = sum(len(state.games.get(k, ())) for k in keys)
     if played:
         raise StageNotReady(
@@ -261,8 +271,10 @@ def reopen_classic(state: SideTournament, target: object) -> SideTournament:
 def record_classic_playoff(state: SideTournament, tie: str, order: Sequence[str]) -> SideTournament:
     """The TD's order of the players tied in Classic game ``tie`` (``CLASSIC_PLAYOFF_TIES``),
     best first, after their play-off (EPC 2009, EPC Classic Tournament; Backglass: the Classic
-    has no seeding to fall back on)."""
-    return replace(state, playoffs={**state.playoffs, tie: tuple(order)})
+    has no seeding to fall back on). A second record for other players of the game (a tie for
+    3rd after one for 1st) adds to the first (``compose_playoffs``)."""
+    merged = compose_playoffs(state.playoffs.get(tie, ()), order)
+    return replace(state, playoffs={**state.playoffs, tie: merged})
 
 
 def record_classic_game(state: SideTournament, entry: Entry) -> SideTournament:
@@ -289,3 +301,48 @@ def record_classic_game(state: SideTournament, entry: Entry) -> SideTournament:
     if entry.player in state.scores(key):
         raise MachineAlreadyPlayed(f"Player {entry.player} already has a score in the {game.name}.")
     return replace(state, games={**state.games, key: (*state.games.get(key, ()), entry)})
+
+
+def correct_classic_game(
+    state: SideTournament,
+    seq: int,
+    target: object,
+    score: int,
+    player: str | None = None,
+    machine: str | None = None,
+) -> SideTournament:
+    """The TD's correction at ``seq`` of the Classic game score that record ``target`` names
+    (EPC 2009, EPC Classic Tournament; EPC Qualifying: "The contestant should verify the score").
+    Who goes to the final is recomputed while the semi-finals run. Raises UnknownEntry;
+    StageNotReady once a later stage has started; what ``record_classic_game`` raises."""
+    key, entry = _classic_score(state, target)
+    fixed = Entry(entry.seq, player or entry.player, machine or entry.machine, score)
+    nxt = _replayed(state, key, without(state.games, key, entry.seq, fixed))
+    return replace(nxt, edits=state.edits.corrected(seq, entry.seq))
+
+
+def void_classic_game(state: SideTournament, seq: int, target: object) -> SideTournament:
+    """The TD's void at ``seq`` of the Classic game score ``target`` names: never played
+    (EPC 2009, EPC Classic Tournament). Raises what ``correct_classic_game`` raises."""
+    key, entry = _classic_score(state, target)
+    nxt = _replayed(state, key, without(state.games, key, entry.seq, None))
+    return replace(nxt, edits=state.edits.void(seq, entry.seq))
+
+
+def _classic_score(state: SideTournament, target: object) -> tuple[str, Entry]:
+    found = find_stage_entry(state.games, state.edits, target)
+    if found is None:
+        raise UnknownEntry(f"Record {target} is not a recorded Classic game score.")
+    stage = "semifinal" if found[0] in SEMIS else "final"
+    if state.stage != stage:
+        later = "The Classic final has started" if state.stage == "final" else "The Classic is over"
+        name = "semi-finals" if stage == "semifinal" else "final"
+        raise StageNotReady(f"{later}: reopen the {name} first.")
+    return found
+
+
+def _replayed(state: SideTournament, key: str, entries: tuple[Entry, ...]) -> SideTournament:
+    nxt = replace(state, games={**state.games, key: ()})
+    for entry in entries:
+        nxt = record_classic_game(nxt, entry)
+    return nxt

@@ -218,6 +218,14 @@ def order_ties(members: Sequence[str], playoff: Sequence[str], what: str) -> tup
     return tuple(sorted(members, key=list(playoff).index))
 
 
+def compose_playoffs(earlier: Sequence[str], order: Sequence[str]) -> tuple[str, ...]:
+    """The play-off orders of one tie kind after a new record (EPC 2009, EPC Qualifying; EPC
+    Quarter-Finals: the ties the text leaves to a play-off): the earlier players not in
+    ``order``, then ``order`` (best first). Only the order within one group of tied players is
+    ever read (``order_ties``), so two ties recorded apart both count."""
+    return (*(p for p in earlier if p not in order), *order)
+
+
 def seeding(standings: Standings, config: EpcStagesConfig, playoff: Sequence[str] = ()) -> Seeding:
     """Qualifying standings -> ``Seeding`` (EPC 2009, EPC Qualifying: "The 32 highest ranked
     players then progress"; "Players ranked 33 - 38 ... stand-by"; "All other players ... will be

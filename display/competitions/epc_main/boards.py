@@ -13,6 +13,7 @@ the two formats over) with the close, machine faults and the Classic's semi-fina
 | score_recorded     | player, machine, score (after the close)| a Classic semi-final or final score  | classic/games      |
 | playoff_recorded   | tie ("1", "2", "final"), order          | equal scores in a Classic game       | every view         |
 | stage_reopened     | stage (the one before the current), reason | the Classic's stages run in order | every view         |
+| score_corrected / score_voided | corrects / voids a Classic game score, reason | a game score put right | classic/games |
 
 The rules of each step are ``scoring.epc.side_tournaments``'s (``SideTournament`` is the state);
 this module reads the records' fields and calls them.
@@ -54,10 +55,12 @@ from scoring.epc.side_tournaments import (
     check_fault_allowed,
     check_may_close,
     check_places_kept,
+    correct_classic_game,
     record_classic_game,
     record_classic_playoff,
     reopen_classic,
     start_classic_stage,
+    void_classic_game,
     with_fault,
 )
 from scoring.errors import SettingsError, UnknownMachine
@@ -101,6 +104,9 @@ class BoardsKind:
             return self._playoff(state, record), {EVERY_VIEW}
         if kind == "stage_reopened":
             return reopen_classic(state, record.get("stage")), {EVERY_VIEW}
+        edit = {"score_corrected": "corrects", "score_voided": "voids"}.get(kind)
+        if edit is not None and state.stage_entry(record.get(edit)) is not None:
+            return self._edit(state, seq, record), {"classic/games"}
         if kind == "score_recorded" and state.stage != "qualifying":
             return self._game(state, seq, record), {"classic/games"}
         if kind not in ("player_added", "machine_added", "score_recorded", *HALL_RECORDS):
@@ -165,6 +171,20 @@ class BoardsKind:
         if not isinstance(order, list) or not all(isinstance(p, str) for p in order):
             raise SettingsError("A play-off order is a list of player numbers, best first.")
         return record_classic_playoff(state, str(tie), order)
+
+    def _edit(self, state: SideTournament, seq: int, record: Record) -> SideTournament:
+        """``score_corrected`` / ``score_voided`` of a Classic semi-final or final score."""
+        if record["type"] == "score_voided":
+            return void_classic_game(state, seq, record.get("voids"))
+        player, machine = record.get("player"), record.get("machine")
+        return correct_classic_game(
+            state,
+            seq,
+            record.get("corrects"),
+            check_score(record.get("score")),
+            str(player) if player is not None else None,
+            str(machine) if machine is not None else None,
+        )
 
     def _game(self, state: SideTournament, seq: int, record: Record) -> SideTournament:
         """``score_recorded`` after the close: a Classic semi-final or final score."""

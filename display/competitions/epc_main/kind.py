@@ -21,6 +21,8 @@ scores, which stewards push through ``POST /api/t/{t}/scores`` as in qualifying)
 | registered         | player, round (1 or 2), present?        | Quarter-Finals "re-register"  | quarterfinal, stage  |
 | round_started      | round (1 or 2)                          | Quarter-Finals 11am / 1pm     | every view           |
 | playoff_recorded   | tie, order [players, best first]        | ties left to a play-off       | every view           |
+| score_corrected    | corrects (a stage score's seq), score, reason, player?, machine? | a stage game put right | every view |
+| score_voided       | voids (a stage score's seq), reason     | a stage game never played     | every view           |
 | stage_reopened     | stage (the one before the current), reason | the stages run in order    | every view           |
 | reseeded           | reason                                  | Qualifying: the seeding       | every view           |
 
@@ -55,7 +57,12 @@ from dataclasses import replace
 from display.competitions.base import EVERY_VIEW
 from display.competitions.epc_main import boards as epc_boards
 from display.competitions.epc_main import views as stage_views
-from display.competitions.epc_main.records import STAGE_RECORDS, score_recorded
+from display.competitions.epc_main.records import (
+    STAGE_EDITS,
+    STAGE_RECORDS,
+    score_recorded,
+    stage_edit,
+)
 from display.competitions.machines.kind import HALL_RECORDS, MACHINES
 from display.types import Doc, FormatSettings, Record, Touched
 from scoring import EPC_QUALIFYING
@@ -109,6 +116,8 @@ class EpcMainKind:
         if kind == "score_recorded" and state.stage != "qualifying":
             new = score_recorded(state, seq, record)
             return new, self.touched_by_game(new, str(record["machine"]))
+        if kind in STAGE_EDITS and state.stage_entry(record.get(STAGE_EDITS[kind])) is not None:
+            return stage_edit(state, seq, record), {EVERY_VIEW}
         if kind == "player_added":
             check_player_may_enter(state)
         if kind not in QUALIFYING_RECORDS and kind not in HALL_RECORDS:

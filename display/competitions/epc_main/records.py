@@ -22,6 +22,7 @@ from scoring.epc.main_tournament import (
     check_registration_open,
     check_stage_may_start,
     complete,
+    correct_stage_game,
     default_quarterfinal_machines,
     record_game,
     record_playoff,
@@ -33,6 +34,7 @@ from scoring.epc.main_tournament import (
     start_quarterfinals,
     start_round,
     start_semifinals,
+    void_stage_game,
 )
 from scoring.errors import SettingsError, UnknownMachine, UnknownPlayer
 from scoring.model import Entry
@@ -143,6 +145,31 @@ def stage_reopened(state: MainTournament, record: Record) -> MainTournament:
 def reseeded(state: MainTournament, record: Record) -> MainTournament:
     """``reseeded``: ``reason``; the seeding made again from the qualifying standings now."""
     return reseed(state)
+
+
+STAGE_EDITS: Mapping[str, str] = {"score_corrected": "corrects", "score_voided": "voids"}
+"""The hall's correction and void records by type -> the field naming the score; when that score
+is a stage game, ``stage_edit`` applies them (else they are qualifying's)."""
+
+
+def stage_edit(state: MainTournament, seq: int, record: Record) -> MainTournament:
+    """``score_corrected`` (``corrects``, ``score``, ``player``?, ``machine``?) or
+    ``score_voided`` (``voids``) of a stage game."""
+    if record["type"] == "score_voided":
+        return void_stage_game(state, seq, record.get("voids"))
+    player, machine = record.get("player"), record.get("machine")
+    if machine is not None:
+        _known_machine(state, str(machine))
+    if player is not None and str(player) not in state.qualifying.players:
+        raise UnknownPlayer(f"No player number {player} is registered in this tournament.")
+    return correct_stage_game(
+        state,
+        seq,
+        record.get("corrects"),
+        check_score(record.get("score")),
+        str(player) if player is not None else None,
+        str(machine) if machine is not None else None,
+    )
 
 
 STAGE_RECORDS: Mapping[str, Callable[[MainTournament, Record], MainTournament]] = {

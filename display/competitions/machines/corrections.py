@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import Field
 from starlette.requests import Request
@@ -100,6 +100,22 @@ async def score_record(request: Request, tid: str, seq: int) -> Record:
     return found
 
 
+@runtime_checkable
+class StageGames(Protocol):
+    """A competition state that keeps stage games apart from its per-machine qualifying (the EPC
+    main tournament's quarter-finals to finals, the Classic's semi-finals and final)."""
+
+    def stage_entry(self, seq: object) -> tuple[Entry, int] | None:
+        """The stage score record ``seq`` stands for and its version, or None (raises
+        UnknownEntry for a voided one)."""
+
+
+def stage_entry(state: object, seq: int) -> tuple[Entry, int] | None:
+    """The stage score (and its version) that record ``seq`` stands for in ``state``, or None when
+    ``state`` has no stage games or ``seq`` is none of them. Raises UnknownEntry (voided)."""
+    return state.stage_entry(seq) if isinstance(state, StageGames) else None
+
+
 def entry_version(hall: HallTournament, origin: int) -> int:
     """An entry's version: the seq of its latest correction, else of its ``score_recorded``."""
     return hall.hall.corrected.get(origin, origin)
@@ -119,12 +135,13 @@ def unchanged(
     def check(state: object) -> None:
         hall = hall_in(tid, state)  # the state write() validates
         try:
-            entry = entry_of(hall, seq)
+            staged = stage_entry(state, seq)
+            entry = staged[0] if staged is not None else entry_of(hall, seq)
         except UnknownEntry as exc:
             raise ApiError(409, exc.code, exc.message) from None
         if also is not None:
             also(hall, entry)
-        current = entry_version(hall, entry.seq)
+        current = staged[1] if staged is not None else entry_version(hall, entry.seq)
         if current not in if_match(header):
             raise ApiError(
                 412,
@@ -141,8 +158,15 @@ def changed(request: Request, version: int, replayed: bool, stored: Record | Non
     the ``ETag``)."""
     found = stored or {}
     target = found.get("corrects", found.get("voids"))
-    origins = hall_of(live_or_404(request)).hall.origins
+    live = live_or_404(request)
+    origins = hall_of(live).hall.origins
     origin = origins.get(target, target) if isinstance(target, int) else target
+    try:
+        staged = stage_entry(live.state, target) if isinstance(target, int) else None
+    except UnknownEntry:  # a stage score just voided
+        staged = None
+    if staged is not None:
+        origin = staged[0].seq
     response = written(
         version, replayed, {"record": stored, "entry": {"seq": origin, "version": version}}
     )

@@ -6,9 +6,19 @@ the TD re-seeds), and a replay of the log equals the live state (EPC 2009, EPC Q
 
 from __future__ import annotations
 
+from typing import Any
+
 from display.live.tournament import LiveTournament
 from display.log.store import Record
-from tests.display.competitions.epc_main.helpers import ok, qualified, register_all, td, views
+from tests.display.competitions.epc_main.helpers import (
+    ok,
+    play_quarterfinal,
+    qualified,
+    register_all,
+    td,
+    views,
+)
+from tests.display.competitions.epc_main.test_epc_main import seed_games
 from tests.display.competitions.machines.test_corrections_api import correct, log, void
 from tests.utils import Api
 
@@ -150,4 +160,134 @@ async def test_classic_places_are_frozen_by_the_semifinals_until_qualifying_reop
     await ok(api, tid, "stage", {"stage": "semifinal"})
     games = (await views(api, tid))["classic/games"]["games"]
     assert list(games["2"]["players"]) == ["6", "7", "8", "12"]
+    await assert_replay_equals_live(api, tid)
+
+
+def score_records(records: list[dict[str, Any]], player: str, machine: str) -> list[int]:
+    """The seqs of ``player``'s score_recorded records on ``machine``, in order."""
+    return [
+        int(r["seq"])
+        for r in records
+        if r["type"] == "score_recorded" and (r["player"], r["machine"]) == (player, machine)
+    ]
+
+
+async def test_stage_games_are_corrected_and_voided_while_their_stage_runs(api: Api) -> None:
+    """EPC 2009, EPC Qualifying ("The contestant should verify the score"), for stage games: the
+    TD corrects or voids a quarter-final or semi-final score with a reason and If-Match; the
+    table and who goes through follow while the stage runs, and once the next stage has started
+    the correction waits for the TD to reopen it. Seed 8's 9,500 on machine 1 (its 2nd game)
+    is 1st there (``test_epc_main.seed_games``)."""
+    tid = "late5"
+    await to_semifinals_open(api, tid)
+    records = await log(api, tid)
+    first, second = score_records(records, "8", "1")[-2:]
+    assert (await views(api, tid))["quarterfinal/1"]["rows"]["8"]["score"] == 9_500
+    unversioned = await api.post(
+        f"/api/t/{tid}/scores/{second}/correct", {"score": 400, "reason": "misread"}
+    )
+    assert unversioned.status_code == 428
+    fixed = await correct(api, tid, second, score=400, reason="misread: 400")
+    assert fixed.status_code == 201, fixed.text
+    assert fixed.json()["entry"] == {"seq": second, "version": fixed.json()["version"]}
+    row = (await views(api, tid))["quarterfinal/1"]["rows"]["8"]
+    assert (row["score"], row["games"]) == (500, 2)  # the better of 500 and 400
+    stale = await correct(api, tid, second, score=401, reason="again")
+    assert stale.status_code == 412
+    gone = await void(api, tid, first, reason="played out of turn")
+    assert gone.status_code == 201, gone.text
+    row = (await views(api, tid))["quarterfinal/1"]["rows"]["8"]
+    assert (row["score"], row["games"]) == (400, 1)
+    twice = await void(api, tid, first, reason="again")
+    assert twice.status_code == 409 and "was voided by record" in twice.json()["message"]
+    replayed = await api.score(tid, 8, "1", 9_500)  # the voided game played again
+    assert replayed.status_code == 201, replayed.text
+    await assert_replay_equals_live(api, tid)
+
+    await ok(api, tid, "stage", {"stage": "semifinal"})
+    late = await correct(api, tid, second, score=9_000, version=fixed.json()["version"], reason="x")
+    assert late.status_code == 409, late.text
+    assert (
+        late.json()["message"] == "The semi-finals have started: reopen the quarter-finals first."
+    )
+    semis = (await views(api, tid))["semifinal"]["games"]
+    players = list(semis["A"]["players"])
+    scores = dict(zip(players, (10_000, 40_000, 30_000, 20_000), strict=True))
+    for player, score in scores.items():
+        assert (await api.score(tid, player, "1", score)).status_code == 201
+    game = (await views(api, tid))["semifinal"]["games"]["A"]["players"]
+    assert game[players[0]]["place"] == 4
+    seq = score_records(await log(api, tid), players[0], "1")[-1]
+    up = await correct(api, tid, seq, score=50_000, reason="the display showed 50,000")
+    assert up.status_code == 201, up.text
+    game = (await views(api, tid))["semifinal"]["games"]["A"]["players"]
+    assert (game[players[0]]["place"], game[players[2]]["place"]) == (1, 3)
+    await assert_replay_equals_live(api, tid)
+
+    # reopening the quarter-finals needs the semi-final scores voided first
+    refused = await td(api, tid, "reopen", {"stage": "quarterfinal", "reason": "QF score wrong"})
+    assert refused.status_code == 409 and "4 game(s) are recorded" in refused.json()["message"]
+
+
+async def to_semifinals_open(api: Api, tid: str) -> None:
+    """Every quarter-final game played (``test_epc_main.seed_games``), semi-finals not started."""
+    await qualified(api, tid, 8, {**SMALL, "standby": 0})
+    await ok(api, tid, "stage", {"stage": "quarterfinal"})
+    await register_all(api, tid, 1, [5, 6, 7, 8])
+    await ok(api, tid, "rounds", {"round": 1})
+    await play_quarterfinal(api, tid, "B", seed_games)
+    await register_all(api, tid, 2, [1, 2, 3, 4])
+    await ok(api, tid, "rounds", {"round": 2})
+    await play_quarterfinal(api, tid, "A", seed_games)
+
+
+async def test_classic_game_scores_are_corrected_while_their_stage_runs(api: Api) -> None:
+    """EPC 2009, EPC Classic Tournament: "The top two players from each semi-final will go
+    forward to the four-player final". Semi-final 1 holders 2, 1, 4, 5
+    (``test_epc_boards.TWO_TOPS``); 5's 10 corrected to 50 puts 5 first and 4 out."""
+    tid = "late6"
+    await api.tournament(tid, "epc-classic", players=20, machines=8)
+    lone = [(k + 1, k, 1_000) for k in range(3, 9)]
+    for player, machine, score in [(1, 1, 50_000), (2, 1, 10_000), (1, 2, 900_000), *lone]:
+        assert (await api.score(tid, player, machine, score)).status_code == 201
+    assert (await api.score(tid, 3, 2, 800_000)).status_code == 201
+    assert (await td(api, tid, "close", {})).status_code == 201
+    await ok(api, tid, "stage", {"stage": "semifinal", "machines": {"1": "6", "2": "3"}})
+    for player, score in (("2", 40), ("1", 30), ("4", 20), ("5", 10)):
+        assert (await api.score(tid, player, "6", score)).status_code == 201
+    for player, score in (("6", 10), ("7", 20), ("8", 30), ("9", 40)):
+        assert (await api.score(tid, player, "3", score)).status_code == 201
+    seq = score_records(await log(api, tid), "5", "6")[-1]
+    wrong_machine = await correct(api, tid, seq, score=50, machine="5", reason="x")
+    assert wrong_machine.status_code == 409
+    assert "played on machine 6" in wrong_machine.json()["message"]
+    fixed = await correct(api, tid, seq, score=50, reason="the display showed 50")
+    assert fixed.status_code == 201, fixed.text
+    game = (await views(api, tid))["classic/games"]["games"]["1"]["players"]
+    assert {p: row["place"] for p, row in game.items()} == {"5": 1, "2": 2, "1": 3, "4": 4}
+    await ok(api, tid, "stage", {"stage": "final"})
+    final = (await views(api, tid))["classic/games"]["games"]["final"]
+    assert set(final["players"]) == {"5", "2", "9", "8"}
+    late = await correct(api, tid, seq, score=5, version=fixed.json()["version"], reason="x")
+    assert late.status_code == 409
+    assert late.json()["message"] == "The Classic final has started: reopen the semi-finals first."
+    await assert_replay_equals_live(api, tid)
+
+
+async def test_two_playoff_records_for_two_ties_both_count(api: Api) -> None:
+    """EPC 2009, EPC Qualifying: equal totals inside the seeded places go to a play-off. Players
+    3 and 4 tie (3=), and 6 and 7 (6=); the TD records each play-off as it is played, and the
+    second record adds to the first instead of replacing it."""
+    tid = "tie1"
+    await api.tournament(tid, "epc-main", players=12, machines=3, settings=SMALL)
+    for n in range(1, 13):
+        same = {4: 3, 7: 6}.get(n, n)
+        assert (await api.score(tid, n, 1, (1000 - same) * 1000)).status_code == 201
+    await ok(api, tid, "playoffs", {"tie": "qualifying", "order": ["4", "3"]})
+    waiting = await td(api, tid, "stage", {"stage": "quarterfinal"})
+    assert waiting.status_code == 422 and "Players 6 and 7 are tied" in waiting.json()["message"]
+    await ok(api, tid, "playoffs", {"tie": "qualifying", "order": ["7", "6"]})
+    await ok(api, tid, "stage", {"stage": "quarterfinal"})
+    got = await seeds(api, tid)
+    assert [got[str(s)] for s in range(1, 9)] == ["1", "2", "4", "3", "5", "7", "6", "8"]
     await assert_replay_equals_live(api, tid)
