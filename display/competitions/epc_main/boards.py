@@ -21,7 +21,9 @@ this module reads the records' fields and calls them.
 ``qualifying_closed`` sets ``closed_after`` to the version just before it, so every score
 recorded before it counts and none after. ``machine_fault`` decides with
 ``scoring.epc.classic.machine_fault`` from the scores recorded so far (closed, or replaced by
-``replacement``, wiping its scores, those players owed a free game). ``stage_advanced`` to the
+``replacement``, wiping its scores, those players owed a free game). The rule decides before any
+replacement machine is added: with 10 or more players' scores the machine closes and the
+replacement the TD named is not added at all. ``stage_advanced`` to the
 Classic semi-finals takes ``machines: {"1": id, "2": id}`` (optional; semi-final 1, of machines
 1-4's qualifiers, must be on one of machines 5-8 and vice versa).
 
@@ -142,15 +144,19 @@ class BoardsKind:
         check_fault_allowed(state, machine)
         config: ClassicConfig = tournament.config
         replacement = record.get("replacement") or None
-        if replacement is not None and replacement not in tournament.machines:
-            name = record.get("replacement_name")
-            if not name:
-                raise UnknownMachine(f"Name the replacement machine {replacement}.")
-            tournament = add_machine(tournament, Machine(str(replacement), str(name)))
-            state = replace(state, tournament=tournament)
+        new_machine = replacement is not None and replacement not in tournament.machines
+        name = record.get("replacement_name")
+        if new_machine and not name:
+            raise UnknownMachine(f"Name the replacement machine {replacement}.")
+        # the rule decides first: a replacement machine exists only where it gives one
         decision = machine_fault(
             config, tournament.entries[machine], bool(record.get("repairable")), bool(replacement)
         )
+        if decision.action != "replace":
+            replacement = None
+        elif new_machine:
+            tournament = add_machine(tournament, Machine(str(replacement), str(name)))
+            state = replace(state, tournament=tournament)
         changed = after_fault(config, machine, decision, seq, replacement)
         return with_fault(self._settings(state, faults_setting(changed)), machine, decision)
 

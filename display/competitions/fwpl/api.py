@@ -195,6 +195,9 @@ class PlayoffsIn(Body):
 
 
 class ReopenIn(Body):
+    """Why the league officer takes the playoffs' start back (FWPL 6.1, 6.2; for the audit
+    page)."""
+
     reason: str = Field(min_length=1, max_length=200)
 
 

@@ -291,3 +291,25 @@ async def test_two_playoff_records_for_two_ties_both_count(api: Api) -> None:
     got = await seeds(api, tid)
     assert [got[str(s)] for s in range(1, 9)] == ["1", "2", "4", "3", "5", "7", "6", "8"]
     await assert_replay_equals_live(api, tid)
+
+
+async def test_a_classic_fault_with_ten_players_adds_no_replacement_machine(api: Api) -> None:
+    """EPC 2009, EPC Classic Tournament: with "10 or more players' scores ... it will be closed to
+    further qualification but all scores will stand"; only with fewer "the machine may ... be
+    replaced". The TD names a replacement for machine 7 with ten players' scores: the rule
+    closes it and no machine 9 exists, so nobody qualifies on it and the board keeps 8 places."""
+    tid = "fault1"
+    await api.tournament(tid, "epc-classic", players=20, machines=8)
+    for player, machine, score in [(k + 1, k, 1_000) for k in range(1, 9)] + [
+        (p, 7, 100 + p) for p in range(10, 19)
+    ]:
+        assert (await api.score(tid, player, machine, score)).status_code == 201
+    body = {"machine": "7", "replacement": "9", "replacement_name": "Fathom"}
+    assert (await td(api, tid, "faults", body)).status_code == 201
+    v = await views(api, tid)
+    assert v["classic"]["faults"]["7"] == {"action": "close"}
+    assert "9" not in v["machines"] and "machine/9" not in v
+    assert len(v["classic"]["places"]) == 8
+    refused = await api.score(tid, 12, "9", 50_000)
+    assert refused.status_code == 404, refused.text
+    await assert_replay_equals_live(api, tid)
