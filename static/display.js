@@ -191,6 +191,12 @@
         }
         const latestBefore = JSON.stringify((before[name] || {}).latest);
         if (latestBefore !== JSON.stringify((now[name] || {}).latest)) noteChange("q:" + id);
+      } else if (name === "queues") {
+        const was = before[name] || {};
+        const is = now[name] || {};
+        for (const id of Object.keys(is)) {
+          if (JSON.stringify((was[id] || {}).up) !== JSON.stringify(is[id].up)) noteChange("q:" + id);
+        }
       } else if (name === "standings") {
         const old = (before[name] || {}).rows || {};
         const rows = (now[name] || {}).rows || {};
@@ -553,16 +559,36 @@
     );
   }
 
+  /* Machines now: who is on the machine (the hall's queue: playing or called) and how many wait;
+   * where the tournament keeps no queues, the last score on it instead. */
   function tileNode(id) {
     const doc = views()["machine/" + id] || {};
+    const queue = (views().queues || {})[id];
     const latest = doc.latest;
     const f = flash("q:" + id);
+    let now;
+    if (queue) {
+      const up = queue.up;
+      const state = queue.status ? "out of order" : up ? (up.state === "playing" ? "playing" : "called") : "free";
+      now = [
+        up ? playerCell(up.player) : el("div", { class: "none" }, queue.status ? "Out of order" : "Free"),
+        el(
+          "div",
+          { class: "tile-state state-" + state.replace(/ /g, "-") },
+          (up ? state : "") + (queue.count ? (up ? " · " : "") + queue.count + " waiting" : "") || "\u00a0"
+        ),
+      ];
+    } else {
+      now = [
+        latest ? playerCell(latest.player) : el("div", { class: "none" }, "No scores yet"),
+        latest ? el("div", { class: "score" }, B.fmt.score(latest.score)) : null,
+      ];
+    }
     return el(
       "section",
       { class: "tile" + (f.flash ? " flash" : ""), style: f.style, dataset: { machine: id } },
       el("div", { class: "tile-name" }, ((views().machines || {})[id] || {}).name || id),
-      latest ? playerCell(latest.player) : el("div", { class: "none" }, "No scores yet"),
-      latest ? el("div", { class: "score" }, B.fmt.score(latest.score)) : null,
+      now,
       el("div", { class: "tile-played" }, doc.played || 0, el("small", {}, "played"))
     );
   }
@@ -572,11 +598,14 @@
     const ids = machines().map(([id]) => id);
     if (ids.length === 0) return [];
     const columns = columnsFor("queue");
-    const holder = probe(() => el("div", { class: "tiles" }, tileNode(ids[0]), tileNode(ids[0])));
+    // every tile measured: a free machine's tile and a busy one's need not be the same height
+    const holder = probe(() => el("div", { class: "tiles" }, ids.map(tileNode), tileNode(ids[0])));
     holder.style.width = "15em";
-    const [a, b] = holder.querySelectorAll(".tile");
     holder.firstChild.style.gridTemplateColumns = "1fr";
-    const tileH = a.offsetHeight;
+    holder.firstChild.style.alignItems = "start";
+    const tiles = [...holder.querySelectorAll(".tile")];
+    const [a, b] = tiles;
+    const tileH = Math.max(...tiles.map((t) => t.offsetHeight));
     const gap = b.offsetTop - (a.offsetTop + a.offsetHeight);
     holder.remove();
     const rows = Math.max(1, Math.floor((stage.clientHeight + gap) / (tileH + gap)));

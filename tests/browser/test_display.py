@@ -100,10 +100,15 @@ async def test_long_machine_tables_are_split_and_the_views_rotate(
     assert await order(page, '.card[data-machine="1"] .row') == ["6", "5", "4", "3", "2", "1"]
     await expect(page.locator("#view-title")).to_have_text("Machines now", timeout=5_000)
     tile = page.locator('.tile[data-machine="1"]')
-    await expect(tile).to_contain_text("Player 6")
-    await expect(tile).to_contain_text("6,000")
+    await expect(tile.locator(".none")).to_have_text("Free")  # nobody on it: not its last score
     await expect(tile.locator(".tile-played")).to_contain_text("6")
-    await expect(page.locator('.tile[data-machine="2"]')).to_contain_text("No scores yet")
+    for player in ("2", "3"):
+        await api.post("/api/t/bd3/queues/2/join", {"player": player})
+    await api.post("/api/t/bd3/queues/2/start", {})
+    busy = page.locator('.tile[data-machine="2"]')
+    await expect(busy.locator(".name")).to_have_text("Player 2")  # who is on the machine now
+    await expect(busy.locator(".tile-state")).to_have_text("playing · 1 waiting")
+    await expect(busy).to_have_class(FLASH)
 
     only = await new_page()  # a display for one bank of machines
     await only.goto(f"{server}/t/bd3/display?views=machines&machines=2&seconds=600")

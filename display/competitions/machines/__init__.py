@@ -45,6 +45,8 @@ COMPETITION = Competition(
     formats=("epc-qualifying",),
     kind=MACHINES,
     routes="display.competitions.machines.routes:routes",
+    # what is happening now first: who is on each machine, then the queues, then the tables
+    display_views={"epc-qualifying": ("queue", "queues", "standings", "machines")},
     view_scripts=("queues",),
     templates=TEMPLATES,
     reason_required=frozenset({"score_corrected", "score_voided", "player_withdrawn"}),

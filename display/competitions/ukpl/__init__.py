@@ -56,7 +56,8 @@ COMPETITION = Competition(
     formats=("ukpl-meeting",),
     kind=KIND,
     routes="display.competitions.ukpl.routes:routes",
-    display_views={"ukpl-meeting": ("machines", "standings", "ukpl_season", "queues")},
+    # a UKPL meeting plays in groups, not queues: a queues page would show every machine "free"
+    display_views={"ukpl-meeting": ("machines", "standings", "ukpl_season")},
     view_scripts=("ukpl_season", "ukpl_adjustments"),
     pages={"ukpl-meeting": (Page("Season", "season"), Page("Adjustments", "adjust"))},
     templates=TEMPLATES,

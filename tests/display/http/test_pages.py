@@ -78,7 +78,7 @@ async def test_display_defaults_and_clamps_bad_values(api: Api) -> None:
     await api.tournament("dp2", EPC, players=1, machines=1)
     r = await api.http.get("/t/dp2/display?views=&seconds=0.1&rows=abc")
     config = page_config(r.text)
-    assert config["views"] == ["machines", "standings", "queue"]
+    assert config["views"] == ["queue", "queues", "standings", "machines"]  # EPC's, now first
     assert config["seconds"] == 2
     assert config["rows"] is None and config["machines"] is None
     config = page_config((await api.http.get("/t/dp2/display?seconds=nan")).text)
@@ -153,7 +153,7 @@ async def test_a_display_with_no_views_in_its_url_shows_the_formats_own(api: Api
     await api.tournament("dv2", EPC, players=1, machines=1)
     text = (await api.http.get("/t/dv2/display")).text
     config = json.loads(re.search(r'id="page-config"[^>]*>(.*?)</script>', text, re.S)[1])
-    assert config["views"] == ["machines", "standings", "queue"]
+    assert config["views"] == ["queue", "queues", "standings", "machines"]
 
 
 async def test_index_links_every_page_of_a_format(api: Api) -> None:
