@@ -5,19 +5,18 @@ connection's transport, with no queue and no task per client (architecture princ
 of a bare ``websockets.broadcast``). A connection whose write buffer is over its limit (the
 transport's high-water mark, ``Settings.ws_write_buffer``) is not written to and never waited for:
 it is marked behind and, once its buffer drains (or at the next broadcast or ping that finds it
-drained), sent one patch from its version folded from recent history, or a fresh snapshot. A
-connection that closed is skipped; its reader sees the disconnect and unregisters it.
+drained), sent one patch from its version folded from recent history, or a fresh snapshot. Once
+joined, a connection has no task either (``Hub.hold``): the connection answers pings and closes
+itself and unregisters its client when it is gone; a closing one is skipped until then.
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Protocol
 
-from starlette.websockets import WebSocket
 from websockets.frames import Frame, Opcode
 
 Resync = Callable[[int], tuple[int, str]]
@@ -55,7 +54,8 @@ class Link(Protocol):
     ``write_frame`` writes whole frames to the transport without waiting and answers False once
     the connection is closing; ``over_limit`` is True while its write buffer is above the
     high-water mark; ``on_drained`` is called (soon after, from the loop) when it falls back
-    below the low-water mark."""
+    below the low-water mark; ``detach`` lets the connection outlive the app's task, calling
+    ``on_lost`` when it is gone (False if it already is closing)."""
 
     on_drained: Callable[[], None] | None
 
@@ -67,6 +67,10 @@ class Link(Protocol):
         """True while the write buffer is above its high-water mark."""
         ...
 
+    def detach(self, on_lost: Callable[[], None]) -> bool:
+        """Outlive the app's task; call ``on_lost`` once gone. False if already closing."""
+        ...
+
 
 @dataclass(eq=False, slots=True)
 class Client:
@@ -74,7 +78,6 @@ class Client:
     ``behind``: a message was held back because the buffer was over its limit; ``resyncs`` counts
     those episodes."""
 
-    websocket: WebSocket
     link: Link
     resync: Resync
     version: int
@@ -119,7 +122,6 @@ class Hub:
     def join(
         self,
         tournament: str,
-        websocket: WebSocket,
         link: Link,
         version: int,
         resync: Resync,
@@ -127,7 +129,7 @@ class Hub:
     ) -> Client:
         """Register a client already sent nothing and send it ``first`` (RESYNC: a snapshot or
         the patch from ``version``; a ping; or a patch from ``version``) before any broadcast."""
-        client = Client(websocket, link, resync, version)
+        client = Client(link, resync, version)
         link.on_drained = client.catch_up
         client.behind = first is RESYNC
         client.offer(first)
@@ -155,19 +157,8 @@ class Hub:
         """How many clients are connected, over every tournament."""
         return sum(len(c) for c in self.clients.values())
 
-    async def serve(self, tournament: str, client: Client) -> None:
-        """Read the client's frames until it disconnects (it need send nothing), then unregister
-        it. Runs in the connection's own task: the hub adds none."""
-        try:
-            with contextlib.suppress(Exception):
-                await _drain(client.websocket)
-        finally:
-            self.leave(tournament, client)
-
-
-async def _drain(websocket: WebSocket) -> None:
-    """Read and ignore client frames until it disconnects (clients need send nothing)."""
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            return
+    def hold(self, tournament: str, client: Client) -> None:
+        """Keep ``client`` registered until its connection is gone, with no task: the connection
+        is ``detach``-ed from the app's task (which then ends) and calls back when lost."""
+        if not client.link.detach(lambda: self.leave(tournament, client)):
+            self.leave(tournament, client)  # already closing: never held

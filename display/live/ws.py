@@ -59,8 +59,8 @@ async def live_socket(websocket: WebSocket) -> None:
         elif change is not None:
             version = change.base
             first = Outgoing(orjson.dumps(change.message()).decode(), change.base, change.version)
-    client = svc.hub.join(tid, websocket, link, version, live.resync, first)
-    await svc.hub.serve(tid, client)
+    client = svc.hub.join(tid, link, version, live.resync, first)
+    svc.hub.hold(tid, client)  # this task ends; the connection stays, the hub writes to it
 
 
 routes = [WebSocketRoute("/ws/{tournament}", live_socket)]

@@ -30,6 +30,7 @@ from asyncio import BaseTransport, TimerHandle
 from collections.abc import Callable
 from typing import Any
 
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame
 from websockets.protocol import State
@@ -61,6 +62,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self._window = 0.0  # loop time the current one-second frame count started
         self._frames = 0
         self.on_drained: Callable[[], None] | None = None
+        self.on_lost: Callable[[], None] | None = None
+        self.detached = False
 
     def connection_made(self, transport: BaseTransport) -> None:
         """Write buffer high-water mark ``write_buffer`` bytes (asyncio: low-water a quarter)."""
@@ -68,9 +71,37 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.transport.set_write_buffer_limits(high=self.write_buffer)
 
     async def run_asgi(self) -> None:
-        """Offer this connection to the app under the scope extension ``DIRECT``, then run it."""
+        """Offer this connection to the app under the scope extension ``DIRECT``, then run it.
+        An app that ``detach``-ed the connection returns while it stays open; uvicorn's own
+        ``run_asgi`` would close it then, so this is that method without the close."""
         self.scope["extensions"][DIRECT] = {"link": self}
-        await super().run_asgi()
+        try:
+            result = await self.app(self.scope, self.receive, self.send)
+        except ClientDisconnected:
+            pass
+        except BaseException:
+            self.logger.exception("Exception in ASGI application\n")
+            self.send_500_response()
+        else:
+            if not self.handshake_complete:
+                self.logger.error("ASGI callable returned without completing handshake.")
+                self.send_500_response()
+            elif result is not None:
+                self.logger.error("ASGI callable should return None, but returned '%s'.", result)
+        if self.detached and not self.disconnected:
+            return  # the hub writes to it and hears of its end through ``on_lost``
+        if self.close_timer is None:
+            self.transport.close()
+
+    def detach(self, on_lost: Callable[[], None]) -> bool:
+        """Let the app's task end while the connection stays open, with no task of its own:
+        messages it receives are dropped (clients need send nothing), pings and closes are
+        answered here, and ``on_lost`` is called when the socket is gone. False (nothing
+        changed) if it is already closing."""
+        if self.disconnected or self.close_sent or self.transport.is_closing():
+            return False
+        self.on_lost, self.detached = on_lost, True
+        return True
 
     # -- direct writes for the hub ---------------------------------------------------------------
 
@@ -115,6 +146,16 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.released is not None:
             self.released(self.transport)
         super().connection_lost(exc)
+        if self.on_lost is not None:
+            on_lost, self.on_lost, self.on_drained = self.on_lost, None, None
+            on_lost()
+
+    def handle_close(self, event: Frame) -> None:
+        """The peer's close frame: uvicorn answers it; when it echoes ours, a detached connection
+        closes its socket here (uvicorn leaves that to the app's task, which has ended)."""
+        super().handle_close(event)
+        if self.detached and self.close_sent and not self.transport.is_closing():
+            self.transport.close()
 
     def _abort_later(self) -> None:
         # A no-op if the connection is gone by then (asyncio ignores abort after connection_lost).
@@ -164,6 +205,9 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
                 self.frames = []
                 self._refuse(1007, "invalid UTF-8")
                 return
+        if self.detached:  # no app reads it: drop it rather than queue it and pause reading
+            self.frames = []
+            return
         super().send_receive_event_to_app()
 
     def _refuse(self, code: int, reason: str) -> None:

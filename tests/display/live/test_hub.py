@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
-from starlette.websockets import WebSocket
 from websockets.frames import Frame, Opcode
 from websockets.streams import StreamReader
 
@@ -24,6 +23,14 @@ class Link:
         self.sent: list[str] = []
         self.full = False
         self.on_drained: Callable[[], None] | None = None
+        self.on_lost: Callable[[], None] | None = None
+        self.closing = False
+
+    def detach(self, on_lost: Callable[[], None]) -> bool:
+        if self.closing:
+            return False
+        self.on_lost = on_lost
+        return True
 
     def write_frame(self, frame: bytes) -> bool:
         self.sent.append(payload(frame))
@@ -62,8 +69,7 @@ def test_stalled_client_does_not_hold_up_the_others() -> None:
     hub = Hub()
     slow, fast = Link(), Link()
     clients = [
-        hub.join("t", cast(WebSocket, None), link, 0, resync, Outgoing("hello", None, None))
-        for link in (slow, fast)
+        hub.join("t", link, 0, resync, Outgoing("hello", None, None)) for link in (slow, fast)
     ]
     slow.full = True
     for v in range(1, 51):
@@ -82,11 +88,39 @@ def test_a_gap_gets_a_resync_and_a_frame_is_built_once() -> None:
     hub = Hub()
     links = [Link() for _ in range(3)]
     for link in links:
-        hub.join("t", cast(WebSocket, None), link, 5, resync, Outgoing("ping"))
+        hub.join("t", link, 5, resync, Outgoing("ping"))
     message = Outgoing("p7", 6, 7)
     hub.broadcast("t", message)
     assert all(link.sent == ["ping", "resync"] for link in links)
     assert message.frame is message.frame
+
+
+def test_a_held_client_leaves_when_its_connection_is_lost() -> None:
+    """``hold`` adds no task: the connection calls back when it is gone and the client leaves;
+    one already closing when held is never kept."""
+    hub = Hub()
+    link, closing = Link(), Link()
+    hub.hold("t", hub.join("t", link, 0, resync, Outgoing("ping")))
+    closing.closing = True
+    hub.hold("t", hub.join("t", closing, 0, resync, Outgoing("ping")))
+    assert hub.count() == 1
+    assert link.on_lost is not None
+    link.on_lost()
+    assert hub.count() == 0 and "t" not in hub.clients
+
+
+async def test_a_client_that_sends_messages_still_gets_every_patch(api: Api) -> None:
+    """A detached connection drops what a client sends (no app reads it) without pausing its
+    reads, so pings, patches and the close still flow."""
+    await api.tournament("talk", "epc-qualifying", players=4, machines=2)
+    async with connect(ws_url(api.base, "talk")) as ws:
+        snap = await receive(ws)
+        for n in range(5):
+            await ws.send('{"type": "hello"}')
+            r = await api.score("talk", 1 + n % 4, 1 + n // 4, 100 + n)
+            message = await receive(ws)
+            assert message["version"] == r.json()["version"]
+        assert (await api.views("talk"))["version"] == message["version"] > snap["version"]
 
 
 async def test_burst_is_folded_and_clients_converge(api: Api) -> None:

@@ -231,7 +231,8 @@ async def test_a_slow_display_is_resynced_without_delaying_the_others(settings: 
         slow_version = apply(slow_state, -1, await receive(slow))
         squeeze(server, sock)
         port = sock.getsockname()[1]
-        hub_slow = next(c for c in services.hub.clients["slow"] if c.websocket.client.port == port)
+        by_port = {c.link.client[1]: c for c in services.hub.clients["slow"]}  # type: ignore[attr-defined]
+        hub_slow = by_port[port]
         pushed = 0
         while not hub_slow.resyncs and pushed < 150:  # until its buffer went over the limit
             last = await push_many(api, "slow", 1, pushed)
