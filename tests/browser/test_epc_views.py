@@ -194,3 +194,22 @@ async def test_td_stage_page_starts_the_quarterfinals_and_a_round(
     await expect(public.locator("#controls")).to_have_count(0)
     await api.score(tid, 6, 1, 5_000)
     await expect(public.locator('.epc-list li[data-player="6"] .fig')).to_contain_text("100")
+
+
+async def test_classic_board_names_the_players_owed_a_free_game(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    """EPC Classic: a replaced machine's players "will be given a free game"; the board says who by
+    name, as everywhere else on it, not by player number."""
+    tid = "bc2"
+    await api.tournament(tid, "epc-classic", players=12, machines=8)
+    for player in (9, 10):
+        await api.score(tid, player, 8, 1_000 * player)
+    r = await api.post(f"/api/t/{tid}/epc/faults", {"machine": "8", "replacement": "9",
+                                                     "replacement_name": "Fathom"})  # fmt: skip
+    assert r.status_code == 201, r.text
+    page = await new_page()
+    await display(page, server, tid, "classic")
+    await expect(page.locator(".epc-note.warn")).to_have_text(
+        "Machine 8 replaced by Fathom; free game for Player 9, Player 10"
+    )

@@ -33,7 +33,7 @@
         { class: "epc-note warn" },
         K.machineName(views, machine) +
           (f.action === "replace"
-            ? " replaced by " + K.machineName(views, f.replacement) + (f.free_games ? "; free game for " + f.free_games.join(", ") : "")
+            ? " replaced by " + K.machineName(views, f.replacement) + (f.free_games ? "; free game for " + f.free_games.map((n) => B.player(views, n).name).join(", ") : "")
             : " closed after a fault; its scores stand")
       )
     );
