@@ -15,6 +15,7 @@ from redis.exceptions import BusyLoadingError as RedisBusyLoadingError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import OutOfMemoryError as RedisOutOfMemoryError
 from redis.exceptions import ReadOnlyError as RedisReadOnlyError
+from redis.exceptions import RedisClusterException
 from redis.exceptions import ResponseError as RedisResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException
@@ -181,10 +182,13 @@ async def on_unexpected(request: Request, exc: Exception) -> Response:
     )
 
 
-STORE_REFUSALS = re.compile(r"\b(MISCONF|NOREPLICAS|OOM|READONLY|MASTERDOWN|TRYAGAIN|BUSY)\b")
+STORE_REFUSALS = re.compile(
+    r"\b(MISCONF|NOREPLICAS|OOM|READONLY|MASTERDOWN|TRYAGAIN|BUSY|CLUSTERDOWN)\b"
+)
 """Redis answers that mean "up, but not persisting now" (docs/redis.md): a failed AOF or RDB write
 (MISCONF), too few replicas (NOREPLICAS), maxmemory (OOM), a replica (READONLY, MASTERDOWN), a
-long script (BUSY). redis-py strips the code from the classes it maps, hence the isinstance too;
+long script (BUSY), a cluster that lost a shard's master and has not failed over yet
+(CLUSTERDOWN). redis-py strips the code from the classes it maps, hence the isinstance too;
 inside a Lua script or a pipeline the code sits mid-message, hence ``search``."""
 
 
@@ -200,6 +204,7 @@ async def on_store_refused(request: Request, exc: Exception) -> Response:
 HANDLERS = {
     RedisResponseError: on_store_refused,
     RedisConnectionError: on_store_unavailable,
+    RedisClusterException: on_store_unavailable,  # no node for a slot, too many redirects
     RedisTimeoutError: on_store_unavailable,
     scoring_errors.ScoringError: on_scoring_error,
     ApiError: on_api_error,

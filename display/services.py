@@ -28,7 +28,7 @@ from display.live.replica import Replica
 from display.live.snapshots import Snapshots
 from display.log import regression
 from display.log.connection import connect
-from display.log.keys import is_cluster, store_prefix
+from display.log.keys import store_prefix
 from display.log.store import LogStore
 from display.log.writer import Writer
 from display.settings import Settings, insecure_redis
@@ -91,13 +91,6 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
         log.critical("%s", problem)
         raise RuntimeError(problem)
     prefix = store_prefix(settings.key_prefix, url)
-    if is_cluster(prefix) and settings.wait_replicas:
-        problem = (
-            "BACKGLASS_WAIT_REPLICAS is not supported on a Redis Cluster yet (docs/deploy.md): "
-            "unset it, or use one Redis or a Sentinel set."
-        )
-        log.critical("%s", problem)
-        raise RuntimeError(problem)
     redis = connect(url, health_check_interval=10)
     tail = connect(url)  # the master of a Sentinel set too: versions are read where written
     hub = Hub()

@@ -170,13 +170,14 @@ def sentinel_set(root: Path, replicas: int = 2) -> Iterator[SentinelSet]:
 
 
 class Cluster:
-    """A Redis Cluster of ``masters`` masters on loopback (``redis-server --cluster-enabled yes``,
+    """A Redis Cluster of ``masters`` masters (and ``replicas`` replicas of each) on loopback (``redis-server --cluster-enabled yes``,
     joined by ``redis-cli --cluster create``), each owning an even share of the 16384 slots in
     port order: the first 0-5460, the second 5461-10922, the third 10923-16383 for three."""
 
-    def __init__(self, root: Path, masters: int = 3) -> None:
+    def __init__(self, root: Path, masters: int = 3, replicas: int = 0) -> None:
+        self.replicas = replicas
         self.nodes = []
-        for n in range(masters):
+        for n in range(masters * (1 + replicas)):
             bus = free_port()  # the cluster bus: set, since port + 10000 may not exist
             args = ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
             args += ["--cluster-node-timeout", "1000", "--cluster-port", str(bus)]
@@ -191,8 +192,9 @@ class Cluster:
         for node in self.nodes:
             node.start()
         addresses = [f"127.0.0.1:{node.port}" for node in self.nodes]
+        replicas = ["--cluster-replicas", str(self.replicas)]
         subprocess.run(
-            ["redis-cli", "--cluster", "create", *addresses, "--cluster-yes"],
+            ["redis-cli", "--cluster", "create", *addresses, *replicas, "--cluster-yes"],
             env={**os.environ, "REDISCLI_AUTH": ADMIN_PASSWORD},
             check=True,
             capture_output=True,
@@ -207,6 +209,19 @@ class Cluster:
                 return False
         return True
 
+    def master_of(self, key: str) -> Node:
+        """The node that is the master of ``key``'s slot now, as a live node sees it."""
+        for node in self.nodes:
+            if node.process is None:
+                continue
+            with contextlib.suppress(redis.RedisError):
+                admin = node.admin()
+                slot = int(admin.execute_command("CLUSTER", "KEYSLOT", key))
+                for low, high, master, *_ in admin.execute_command("CLUSTER", "SLOTS"):
+                    if low <= slot <= high:
+                        return next(n for n in self.nodes if n.port == int(master[1]))
+        raise RuntimeError(f"no master for {key}")
+
     def keys_on(self, node: Node, pattern: str) -> set[str]:
         """The keys matching ``pattern`` that ``node`` itself holds."""
         return {key.decode() for key in node.admin().scan_iter(pattern, count=1000)}
@@ -217,9 +232,10 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def cluster(root: Path, masters: int = 3) -> Iterator[Cluster]:
-    """A started ``Cluster`` under ``root``, killed afterwards whatever happened."""
-    found = Cluster(root, masters)
+def cluster(root: Path, masters: int = 3, replicas: int = 0) -> Iterator[Cluster]:
+    """A started ``Cluster`` under ``root`` (``replicas`` per master), killed afterwards whatever
+    happened."""
+    found = Cluster(root, masters, replicas)
     try:
         found.start()
         yield found

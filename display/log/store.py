@@ -40,11 +40,16 @@ checked by the writer (``display/log/integrity.py``).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 import orjson
 from redis.asyncio import Redis
+from redis.asyncio.cluster import PipelineCommand, RedisCluster
+from redis.exceptions import AskError, MovedError, RedisError
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.typing import EncodableT, StreamRangeResponse
 
 from display.log.integrity import GENESIS, chain_hash
@@ -231,7 +236,10 @@ class LogStore:
                 args += [raw, hashes[-1]]
         else:
             args += ["", *raws]
-        if self.wait_replicas:
+        if self.wait_replicas and self.cluster:
+            script = ("EVAL", _APPEND, len(keys), *keys, *args)
+            (status, value), confirmed = await self._on_one_connection(keys[0], script)
+        elif self.wait_replicas:
             async with self.redis.pipeline(transaction=False) as pipe:
                 await self._append(keys=keys, args=args, client=pipe)
                 pipe.wait(self.wait_replicas, self.wait_timeout_ms)
@@ -251,6 +259,31 @@ class LogStore:
         await self._confirm_replay(idem, value, int(seq))
         return Appended(int(seq), replayed=True)
 
+    async def _on_one_connection(
+        self, key: str, command: tuple[EncodableT, ...]
+    ) -> tuple[Any, int]:
+        """A cluster store's ``command`` (the append script, a replay's SET) and ``WAIT`` on one connection to the
+        master of ``key``'s slot: redis-py's cluster pipeline may send a keyless WAIT elsewhere.
+        Returns the command's reply and the replicas WAIT counted. A slot that moved, or a
+        master that is gone, raises ConnectionError (nothing ran: a retry is safe) after asking
+        the cluster client to learn the slots again."""
+        cluster = cast(RedisCluster, self.redis)
+        node = cluster.get_node_from_key(key)
+        wait = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
+        commands = [PipelineCommand(0, *command), PipelineCommand(1, *wait)]
+        try:
+            if node is None:
+                raise RedisConnectionError(f"no master for {key}")
+            await node.execute_pipeline(commands)
+            for sent in commands:
+                if isinstance(sent.result, Exception):
+                    raise sent.result
+        except (MovedError, AskError, RedisConnectionError, OSError) as exc:
+            with contextlib.suppress(RedisError, OSError):
+                await cluster.nodes_manager.initialize()
+            raise RedisConnectionError(f"the cluster moved or lost {key}'s master: {exc}") from exc
+        return commands[0].result, int(cast(int, commands[1].result))
+
     def _check_confirmed(self, seq: int, confirmed: int) -> None:
         """Raises NotReplicated when WAIT counted fewer replicas than ``wait_replicas``."""
         if confirmed < self.wait_replicas:
@@ -262,10 +295,14 @@ class LogStore:
         docstring). Raises NotReplicated."""
         if not self.wait_replicas:
             return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(idem, value, keepttl=True, xx=True)
-            pipe.wait(self.wait_replicas, self.wait_timeout_ms)
-            _, confirmed = await pipe.execute()
+        again = ("SET", idem, value, "KEEPTTL", "XX")
+        if self.cluster:
+            _, confirmed = await self._on_one_connection(idem, again)
+        else:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.execute_command(*again)
+                pipe.wait(self.wait_replicas, self.wait_timeout_ms)
+                _, confirmed = await pipe.execute()
         self._check_confirmed(seq, confirmed)
 
     async def replayed(self, tournament: str, idempotency_key: str, fingerprint: str) -> int | None:

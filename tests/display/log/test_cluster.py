@@ -4,9 +4,12 @@ processes on the cluster serve each other's pushes; the key names on one server 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from redis.crc import key_slot
@@ -15,6 +18,7 @@ from display.log.connection import connect as connect_store
 from display.log.keys import store_prefix, tournament_key, tournament_of_log
 from display.log.store import LogStore
 from display.settings import Settings
+from tests.display.log.test_sentinel import MACHINES, PLAYERS, push, score_records
 from tests.redis_nodes import Cluster, cluster
 from tests.utils import TD_PASSWORD, Api, connect, receive, serve_in_loop, ws_url
 
@@ -116,3 +120,49 @@ async def test_tournaments_spread_over_the_shards_and_pushes_cross_processes(
                 "stewards:issued",
             )
         }
+
+
+async def test_a_shard_failover_loses_no_acknowledged_score(tmp_path: Path) -> None:
+    """Three masters with a replica each, keyed pushes from 6 stewards to one tournament, its
+    shard's master SIGKILLed after the first acknowledgements: writes answer 503 until the
+    cluster has promoted the replica and the old machine, back, has become its replica
+    (BACKGLASS_WAIT_REPLICAS=1: the replica confirmed each write, so the one promoted has them);
+    every acknowledged score is in the new master's log exactly once."""
+    with cluster(tmp_path / "redis", replicas=1) as nodes:
+        settings = Settings(
+            redis_url=nodes.url,
+            data_dir=tmp_path / "data",
+            td_password=TD_PASSWORD,
+            heartbeat_seconds=1.0,
+            wait_replicas=1,
+            wait_timeout_ms=5000,
+        )
+        async with serve_in_loop(settings) as base:
+            api = Api(base)
+            await api.sign_in_td()
+            await api.tournament("fo", EPC, players=PLAYERS, machines=MACHINES)
+            pushes: list[dict[str, Any]] = []
+            deadline = time.monotonic() + 60
+            entries = iter(range(PLAYERS * MACHINES))
+
+            async def steward() -> None:
+                for n in entries:
+                    await push(api, n, pushes, deadline)
+
+            stewards = [asyncio.create_task(steward()) for _ in range(6)]
+            while sum("version" in p for p in pushes) < 8 and not any(t.done() for t in stewards):
+                await asyncio.sleep(0.01)
+            log_key = tournament_key("{bg}", "fo", "log")
+            old_master = nodes.master_of(log_key)
+            old_master.kill()
+            while (new_master := nodes.master_of(log_key)) is old_master:
+                await asyncio.sleep(0.05)
+            old_master.start()  # its nodes.conf makes it the new master's replica
+            await asyncio.gather(*stewards)
+            await api.close()
+        held = score_records(new_master.admin(), "{bg}")
+    assert sum(p["refused"] for p in pushes) > 0  # writes did answer 503 during the failover
+    assert len(held) == len(pushes) == PLAYERS * MACHINES  # every push once: retries added none
+    recorded = {(r["player"], r["machine"]): r["score"] for r in held}
+    for p in pushes:
+        assert recorded[(p["player"], p["machine"])] == p["score"], p

@@ -16,6 +16,7 @@ import pytest
 import redis
 
 from display.log.connection import SentinelUrl, connect_sync, sentinel_url
+from display.log.keys import tournament_key
 from display.settings import Settings, insecure_redis
 from tests.redis_nodes import sentinel_set
 from tests.utils import TD_PASSWORD, Api, connect, receive, serve_in_loop, ws_url
@@ -61,8 +62,9 @@ async def push(api: Api, n: int, pushes: list[dict[str, Any]], deadline: float) 
 
 
 def score_records(client: redis.Redis, prefix: str) -> list[dict[str, Any]]:
-    """The score records in tournament ``fo``'s log as this Redis holds it."""
-    entries = client.xrange(f"{prefix}:t:fo:log")
+    """The score records in tournament ``fo``'s log as this Redis holds it (``prefix``: the
+    store's, ``{P}`` on a cluster)."""
+    entries = client.xrange(tournament_key(prefix, "fo", "log"))
     records = [orjson.loads(fields[b"r"]) for _, fields in entries]
     return [r for r in records if r["type"] == "score_recorded"]
 
