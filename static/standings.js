@@ -162,7 +162,11 @@
 
   function machineItem(p) {
     const entry = p.entry;
-    const place = typeof entry.place === "number" ? "place " + p.label(entry) + " of " + p.ranked : "not ranked";
+    const place = entry.wiped
+      ? "wiped: machine replaced"
+      : typeof entry.place === "number"
+        ? "place " + p.label(entry) + " of " + p.ranked
+        : "not ranked";
     return el(
       "li",
       { class: "player-machine", dataset: { machine: p.id } },

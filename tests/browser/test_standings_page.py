@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.async_api import expect
 
 from tests.browser.conftest import PHONE, NewPage
+from tests.display.competitions.epc_main.test_epc_boards import classic, scores
 from tests.utils import Api
 
 pytestmark = pytest.mark.browser
@@ -76,3 +78,25 @@ async def test_players_page_opens_a_player_from_the_url(
     await expect(guest.locator(".place")).to_have_text("")
     league = (await api.views("pp2"))["views"]["standings"]["rows"]["2"]["league_points"]
     await expect(page.locator('.standing[data-player="2"] .sub')).to_have_text(f"{league} league")
+
+
+async def test_a_replaced_classic_machine_ranks_no_wiped_score_on_the_phone(
+    api: Api, server: str, new_page: NewPage, tmp_path: Path
+) -> None:
+    """EPC 2009, EPC Classic Tournament: a machine replaced after a fault has its scores wiped;
+    a player's page says so instead of "place 1 of 2", and the queues page shows the machine as
+    replaced, not free."""
+    await classic(api, "pp9")
+    await scores(api, "pp9", [(10, 8, 2_000)])
+    body = {"machine": "8", "replacement": "9", "replacement_name": "Fathom"}
+    assert (await api.post("/api/t/pp9/epc/faults", body)).status_code == 201
+    page = await new_page(PHONE)
+    await page.goto(f"{server}/t/pp9/standings?player=10")
+    line = page.locator('#player-detail .player-machine[data-machine="8"]')
+    await expect(line.locator(".place")).to_have_text("wiped: machine replaced")
+    await page.screenshot(path=str(tmp_path / "wiped-390.png"))
+    queues = await new_page(PHONE)
+    await queues.goto(f"{server}/t/pp9/queue")
+    summary = queues.locator('.mq[data-machine="8"] .mq-summary')
+    await expect(summary).not_to_contain_text("free")
+    await expect(summary).to_contain_text("Replaced")

@@ -46,9 +46,11 @@ from dataclasses import replace
 from display.competitions.base import EVERY_VIEW
 from display.competitions.docs import compact
 from display.competitions.machines.kind import HALL_RECORDS, MACHINES
+from display.competitions.machines.records import take_out
+from display.competitions.machines.state import HallTournament, MachineState
 from display.types import Doc, FormatSettings, Record, Touched
 from scoring import EPC_CLASSIC
-from scoring.epc.classic import ClassicConfig, after_fault, machine_fault
+from scoring.epc.classic import ClassicConfig, FaultDecision, after_fault, machine_fault
 from scoring.epc.classic_board import place_leads
 from scoring.epc.side_tournaments import (
     CLASSIC_PLAYOFF_TIES,
@@ -123,6 +125,8 @@ class BoardsKind:
             )
         ):  # the Classic's own fault record applies its 10-score rule and feeds the board
             raise SettingsError("Close or replace a Classic machine with the machine-fault form.")
+        if kind == "score_recorded" and state.classic:
+            self._check_faulted(state, seq, record)
         tournament, touched = MACHINES.apply(state.tournament, seq, record)
         extra = {"classic"} if state.classic else set()
         new = replace(state, tournament=tournament)
@@ -158,7 +162,41 @@ class BoardsKind:
             tournament = add_machine(tournament, Machine(str(replacement), str(name)))
             state = replace(state, tournament=tournament)
         changed = after_fault(config, machine, decision, seq, replacement)
-        return with_fault(self._settings(state, faults_setting(changed)), machine, decision)
+        decided = with_fault(self._settings(state, faults_setting(changed)), machine, decision)
+        return self._taken_out(decided, seq, record, machine, decision)
+
+    def _check_faulted(self, state: SideTournament, seq: int, record: Record) -> None:
+        """A score on a machine the Classic's fault rule closed or replaced gets the Classic's
+        own refusal, which says which (EPC 2009, EPC Classic Tournament), before the hall's
+        (the machine is closed or replaced there too, ``_taken_out``)."""
+        machine = str(record.get("machine"))
+        config: ClassicConfig = state.tournament.config
+        fault = config.fault_on(machine)
+        if fault is not None and seq > fault.after:
+            entry = Entry(seq, str(record.get("player")), machine, 0)
+            EPC_CLASSIC.check_entry(config, state.tournament, entry)
+
+    def _taken_out(
+        self,
+        state: SideTournament,
+        seq: int,
+        record: Record,
+        machine: str,
+        decision: FaultDecision,
+    ) -> SideTournament:
+        """The hall's side of a Classic fault the rule decided (EPC 2009, EPC Classic
+        Tournament): a closed or replaced machine shows as such, its queue moves to the
+        replacement, and the scores the rule wipes are marked wiped (``take_out``)."""
+        if decision.action == "continue" or not isinstance(state.tournament, HallTournament):
+            return state
+        replaced = decision.action == "replace"
+        stand_in = str(record.get("replacement")) if replaced else None
+        info = MachineState(
+            "replaced" if replaced else "closed", None, stand_in, decision.free_games
+        )
+        wiped = [e.seq for e in state.tournament.entries[machine]] if replaced else []
+        hall = take_out(state.tournament, seq, machine, info, wiped, record.get("at"))
+        return replace(state, tournament=hall)
 
     def _advance(self, state: SideTournament, record: Record) -> SideTournament:
         """``stage_advanced``: ``stage``, and ``machines`` ``{game key: id}`` (optional)."""

@@ -11,7 +11,7 @@ queues are the hall's own (``display/competitions/machines/queue.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TypedDict, Unpack
 
@@ -249,17 +249,34 @@ def _status(state: HallTournament, seq: int, record: Record) -> Handled:
         queue = q.freeze(queue) if status == "out_of_order" else queue
         state = with_queue(state, machine, queue)
         return _set_status(state, machine, info), touched
-    # Closed or replaced: its queue empties; a replacement takes its players, in their order.
-    wiped = {**state.hall.wiped, **{e.seq: seq for e in changed.wiped}}
+    if info.replacement is not None:
+        touched.add(f"machine/{info.replacement}")
+    return take_out(state, seq, machine, info, [e.seq for e in changed.wiped], at), touched
+
+
+def take_out(
+    state: HallTournament,
+    seq: int,
+    machine: str,
+    info: MachineState,
+    wiped: Iterable[int],
+    at: str | None,
+) -> HallTournament:
+    """``machine`` closed or replaced at record ``seq`` (``info``: its new status, replacement
+    and the players owed a game there): the entries ``wiped`` (their seqs) are marked so, its
+    queue empties and a replacement takes its players, in their order, after its own. The
+    competition's rule has decided what is wiped (``scoring.machine_faults``, or the EPC
+    Classic's fault rule, EPC 2009, EPC Classic Tournament)."""
+    marked = {**state.hall.wiped, **dict.fromkeys(wiped, seq)}
     leaving = state.hall.queue(machine)
     movers = [*([leaving.up.player] if leaving.up else []), *(w.player for w in leaving.waiting)]
-    state = with_hall(state, wiped=wiped, queues={**state.hall.queues, machine: Queue()})
-    replacement = info.replacement
-    if replacement is not None:
-        touched.add(f"machine/{replacement}")
-        state = with_queue(state, replacement, q.append(state.hall.queue(replacement), movers, at))
+    state = with_hall(state, wiped=marked, queues={**state.hall.queues, machine: Queue()})
+    if info.replacement is not None:
+        state = with_queue(
+            state, info.replacement, q.append(state.hall.queue(info.replacement), movers, at)
+        )
         state = prune(state, seq)
-    return _set_status(state, machine, info), touched
+    return _set_status(state, machine, info)
 
 
 def _set_status(state: HallTournament, machine: str, info: MachineState) -> HallTournament:

@@ -156,12 +156,15 @@ def machine_view(tournament: Tournament, machine_id: str) -> Doc:
     """``machine/<id>``: how many have played it, the latest score, and every row.
 
     Row keys ``place``/``points`` are absent for an unranked row; ``bonus``/``joker`` only when set;
-    ``corrected`` when a TD corrected one of the player's scores here.
+    ``corrected`` when a TD corrected one of the player's scores here; ``wiped`` (without a place
+    or points) when a fault rule wiped the player's scores here (EPC 2009, EPC Classic
+    Tournament: a replaced machine's scores "will be wiped").
     """
     table: MachineTable = tournament.tables[machine_id]
     entries = tournament.entries[machine_id]
     hall = tournament.hall if isinstance(tournament, HallTournament) else None
     fixed = {e.player for e in entries if hall is not None and e.seq in hall.corrected}
+    wiped = {e.player for e in entries if hall is not None and e.seq in hall.wiped}
     latest = entries[-1] if entries else None
     return compact(
         {
@@ -175,8 +178,9 @@ def machine_view(tournament: Tournament, machine_id: str) -> Doc:
                 row.player: compact(
                     {
                         "score": row.score,
-                        "place": row.place,
-                        "points": number(row.points),
+                        "place": None if row.player in wiped else row.place,
+                        "points": None if row.player in wiped else number(row.points),
+                        "wiped": (row.player in wiped) or None,
                         "bonus": row.bonus or None,
                         "joker": row.joker or None,
                         "corrected": (row.player in fixed) or None,
