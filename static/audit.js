@@ -400,6 +400,7 @@
   $("sign-in-toggle").addEventListener("click", () => ($("signin").hidden = !$("signin").hidden));
   $("signin-role").addEventListener("change", (e) => ($("signin-name").hidden = e.target.value !== "steward"));
   $("sign-out").addEventListener("click", () => {
+    if (state.session) B.endSession(state.session.token);
     localStorage.removeItem(KEYS.mine);
     if (state.session && state.session.role === "td") localStorage.removeItem(KEYS.td);
     if (state.session && state.session.role === "steward") localStorage.removeItem(KEYS.steward);

@@ -419,6 +419,14 @@
     if (label && label.textContent !== text) label.textContent = text;
   }
 
+  /* Sign out on the server too (DELETE /api/session): the token stops working at once, not only
+   * in this browser. Best effort; the page forgets the token either way. */
+  function endSession(token) {
+    if (!token) return;
+    const headers = { Authorization: "Bearer " + token, "Idempotency-Key": "sign-out-" + Date.now() + "-" + Math.random().toString(36).slice(2) };
+    fetch("/api/session", { method: "DELETE", headers: headers, keepalive: true }).catch(() => {});
+  }
+
   function pageConfig() {
     const node = document.getElementById("page-config");
     return node ? JSON.parse(node.textContent) : {};
@@ -465,6 +473,7 @@
     el: el,
     showStatus: showStatus,
     pageConfig: pageConfig,
+    endSession: endSession,
     rowFlash: rowFlash,
     displayViews: {}, // display views that plug in from static/competitions/<competition>/views/<name>.js
   };

@@ -177,6 +177,7 @@
   });
 
   $("sign-out").addEventListener("click", () => {
+    if (state.session) B.endSession(state.session.token);
     if (role() === "steward") localStorage.removeItem(KEYS.steward);
     if (role() === "td") localStorage.removeItem(KEYS.td);
     saveSession(null);

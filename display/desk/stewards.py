@@ -19,6 +19,7 @@ from starlette.routing import Route
 from display.errors import ApiError
 from display.http import throttle
 from display.http.endpoint import live_or_404, services, signed_in
+from display.http.player_auth import PlayerPins
 
 
 async def list_stewards(request: Request) -> Response:
@@ -46,8 +47,12 @@ async def list_sessions(request: Request) -> Response:
 
 
 async def sign_out(request: Request) -> Response:
-    """``DELETE /api/session``: end the caller's own session. ApiError 401 when not signed in."""
-    ended = await services(request).auth.end_session(request.headers.get("authorization"))
+    """``DELETE /api/session``: end the caller's own session, a TD's, a steward's or a player's
+    (the token stops working at once). ApiError 401 when not signed in."""
+    auth, authorization = services(request).auth, request.headers.get("authorization")
+    ended = await auth.end_session(authorization)
+    if not ended:
+        ended = await PlayerPins(auth.redis, auth.prefix).end(authorization)
     if not ended:
         raise ApiError(401, "sign_in_required", "You are not signed in.")
     return JSONResponse({"signed_out": True})

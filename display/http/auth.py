@@ -157,7 +157,7 @@ class Auth:
         """Settle the TD password for a start on ``data_dir``; returns what was done (to print).
 
         ``password`` (``BACKGLASS_TD_PASSWORD``) is the TD's choice: it replaces every other one
-        (sessions signed in go on) and removes a ``td-password`` file that holds another. With
+        (and the TD sessions signed in with another end) and removes a ``td-password`` file that holds another. With
         none, the data directory's ``td-password`` is the source: written to Redis when Redis has
         none (a new or emptied store), and added beside a different one Redis holds unless the TD
         chose that one, so no password that worked stops working. Without the file it is made,
@@ -209,9 +209,10 @@ class Auth:
                 pipe.delete(f"{self.prefix}:td:more")
                 await pipe.execute()
         if stored is not None and (not same or others):
+            await self._end(await self._sessions_of("td"))
             notes.append(
                 "BACKGLASS_TD_PASSWORD replaced the TD password: the one used before no longer "
-                "signs in (sessions signed in with it go on)"
+                "signs in, and the TD sessions signed in with it have ended"
             )
         kept = await asyncio.to_thread(read_password, path)
         if kept is not None and kept != password:
@@ -236,15 +237,29 @@ class Auth:
         return [_text(h) for h in ([stored] if stored is not None else []) + list(more)]
 
     async def issue_steward(self, tournament: str, name: str) -> str:
-        """A new 6-digit PIN for steward ``name`` (replacing any earlier one; sessions signed in
-        with the earlier PIN go on until they expire or the steward is revoked)."""
+        """A new 6-digit PIN for steward ``name``, replacing any earlier one: the sessions signed
+        in with the earlier PIN end (whoever held it is out)."""
         pin = f"{secrets.randbelow(10**6):06d}"
         key = tournament_key(self.prefix, tournament, "stewards")
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.hset(key, name, await _hash(pin))
             pipe.hset(f"{key}:issued", name, _now())
             await pipe.execute()
+        await self._end(await self._sessions_of("steward", tournament, name))
         return pin
+
+    async def _sessions_of(
+        self, role: str, tournament: str | None = None, name: str | None = None
+    ) -> list[str]:
+        """The listed sessions (SHA-256 of their tokens) of ``role``, for ``tournament`` and
+        ``name`` when given."""
+        return [
+            sha
+            for sha, who in (await self._index()).items()
+            if who.get("role") == role
+            and (tournament is None or who.get("tournament") == tournament)
+            and (name is None or who.get("name") == name)
+        ]
 
     async def steward_name(self, tournament: str, typed: str) -> str:
         """The issued steward name ``typed`` means: itself when issued, else the one equal to it
@@ -263,13 +278,7 @@ class Auth:
         key = tournament_key(self.prefix, tournament, "stewards")
         removed = await self.redis.hdel(key, name)
         await self.redis.hdel(f"{key}:issued", name)
-        ended = [
-            sha
-            for sha, who in (await self._index()).items()
-            if who.get("role") == "steward"
-            and who.get("tournament") == tournament
-            and who.get("name") == name
-        ]
+        ended = await self._sessions_of("steward", tournament, name)
         await self._end(ended)
         return bool(removed) or bool(ended)
 

@@ -67,6 +67,13 @@ class PlayerPins:
             return False
         return bool(await self.redis.exists(self._session(authorization[7:].strip())))
 
+    async def end(self, authorization: str | None) -> bool:
+        """Sign a player out: end the session of an ``Authorization: Bearer`` header; False if
+        it held none."""
+        if not authorization or not authorization.lower().startswith("bearer "):
+            return False
+        return bool(await self.redis.delete(self._session(authorization[7:].strip())))
+
     def _pins(self, tournament: str) -> str:
         return tournament_key(self.prefix, tournament, "player-pins")
 

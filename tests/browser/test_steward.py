@@ -3,6 +3,7 @@ is recorded), submit; a lost answer retried with the same Idempotency-Key record
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -162,8 +163,17 @@ async def test_steward_sign_in_survives_a_reload(api: Api, server: str, new_page
     await expect(page.locator("#entry-machine")).to_have_text("Machine 2")
     await page.click("#change-machine")
     await expect(page.locator("#steward-name")).to_have_text("Kim")
+    token = await page.evaluate("JSON.parse(localStorage.getItem('backglass.steward.st3')).token")
+    assert (await api.score("st3", 1, 1, 100, token=token, key="st3-before")).status_code == 201
     await page.click("#sign-out")
     await expect(page.locator("#screen-signin")).to_be_visible()
+    # signing out ended the session on the server: the token pushes nothing any more
+    for _ in range(50):
+        r = await api.score("st3", 1, 2, 200, token=token, key="st3-after")
+        if r.status_code == 401:
+            break
+        await asyncio.sleep(0.1)
+    assert r.status_code == 401, r.text
 
 
 async def test_an_entry_in_flight_survives_a_reload_and_is_recorded_once(

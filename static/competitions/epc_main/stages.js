@@ -339,6 +339,7 @@
       }
     });
     $("sign-out").addEventListener("click", () => {
+      B.endSession(localStorage.getItem(TOKEN));
       localStorage.removeItem(TOKEN);
       render();
     });

@@ -129,6 +129,7 @@
   });
 
   $("sign-out").addEventListener("click", () => {
+    if (state.session) B.endSession(state.session.token);
     state.session = null;
     store(KEYS.session, null);
     show("signin");

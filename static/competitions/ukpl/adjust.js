@@ -114,7 +114,10 @@
     show($("signin-error"), "");
     showScreen();
   });
-  $("sign-out").addEventListener("click", () => signOut(""));
+  $("sign-out").addEventListener("click", () => {
+    B.endSession(state.token);
+    signOut("");
+  });
 
   function show(node, text) {
     node.textContent = text || "";

@@ -71,3 +71,31 @@ async def test_stewards_cannot_manage_stewards_and_anyone_can_sign_out(api: Api)
     assert [s["role"] for s in left] == ["td"]
     r = await api.http.delete("/api/session", headers=api.headers(token))
     assert r.status_code == 401
+
+
+async def test_a_new_pin_ends_the_sessions_of_the_old_one(api: Api) -> None:
+    """A PIN re-issued (say it was overheard): whoever signed in with the old one is out."""
+    await api.tournament("st5", EPC, players=2, machines=1)
+    old_pin = await issue(api, "st5", "Sam")
+    _, old_token = await sign_in(api, "st5", "Sam", old_pin)
+    assert (await api.score("st5", 1, 1, 100, token=old_token, key="st5-a")).status_code == 201
+    new_pin = await issue(api, "st5", "Sam")
+    assert (await api.score("st5", 2, 1, 200, token=old_token, key="st5-b")).status_code == 401
+    assert (await sign_in(api, "st5", "Sam", old_pin))[0] == 401
+    status, new_token = await sign_in(api, "st5", "Sam", new_pin)
+    assert status == 200
+    assert (await api.score("st5", 2, 1, 200, token=new_token, key="st5-c")).status_code == 201
+
+
+async def test_a_players_sign_out_ends_their_session(api: Api) -> None:
+    await api.tournament("st6", EPC, players=2, machines=1)
+    await api.post("/api/t/st6/settings", {"settings": {"hall": {"players_may_queue": True}}})
+    pin = (await api.post("/api/t/st6/players/2/pin", {})).json()["pin"]
+    signed = await api.http.post("/api/t/st6/player-session", json={"player": "2", "pin": pin})
+    phone = api.headers(str(signed.json()["token"]))
+    join = "/api/t/st6/queues/1/join"
+    assert (await api.http.post(join, json={}, headers=phone)).status_code == 201
+    r = await api.http.delete("/api/session", headers=phone)
+    assert r.status_code == 200 and r.json() == {"signed_out": True}
+    assert (await api.http.post(join, json={}, headers=phone)).status_code == 401
+    assert (await api.http.delete("/api/session", headers=phone)).status_code == 401

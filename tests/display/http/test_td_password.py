@@ -65,17 +65,23 @@ async def test_the_tds_own_password_replaces_it_and_stays(auth: Auth, tmp_path: 
     data = tmp_path / "data"
     generated = (await auth.ensure_td_password(None, data)).password
     assert generated
-    chosen = await auth.ensure_td_password("the-tds-choice", data)
+    old_session = await auth.sign_in("td", generated, None, "")
+    assert await auth.principal(f"Bearer {old_session}") is not None
+    chosen = await auth.ensure_td_password("the-tds-choice", data)  # a start with a new password
     assert chosen.source == "env" and chosen.password is None
+    assert await auth.principal(f"Bearer {old_session}") is None  # its TD sessions ended
     assert chosen.notes == (
-        "BACKGLASS_TD_PASSWORD replaced the TD password: the one used before no longer signs in "
-        "(sessions signed in with it go on)",
+        "BACKGLASS_TD_PASSWORD replaced the TD password: the one used before no longer signs in, "
+        "and the TD sessions signed in with it have ended",
         f"{data / 'td-password'} held the password generated earlier; removed",
     )
     assert not (data / "td-password").exists()
     assert await signs_in(auth, "the-tds-choice") and not await signs_in(auth, generated)
     later = await auth.ensure_td_password(None, data)  # started again without it: it stays
     assert (later.source, later.by, later.password) == ("earlier", "env", None)
+    kept_session = await auth.sign_in("td", "the-tds-choice", None, "")
+    assert (await auth.ensure_td_password("the-tds-choice", data)).notes == ()  # same: no end
+    assert await auth.principal(f"Bearer {kept_session}") is not None
     assert not (data / "td-password").exists()
     assert await signs_in(auth, "the-tds-choice")
 
