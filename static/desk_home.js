@@ -90,6 +90,17 @@
     window.location.href = "/t/" + encodeURIComponent(id) + "/desk";
   }
 
+  /* "End": the session stops working at once (DELETE /api/sessions/{id}). */
+  function endButton(s) {
+    const button = el("button", { type: "button", class: "end-session", "data-session": s.id }, "End");
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      await desk.api("DELETE", "/api/sessions/" + encodeURIComponent(s.id));
+      loadSessions();
+    });
+    return button;
+  }
+
   async function loadSessions() {
     const r = await desk.api("GET", "/api/sessions");
     if (!r.ok) return;
@@ -100,7 +111,8 @@
         el("td", {}, s.role === "td" ? "TD" : "Steward"),
         el("td", {}, s.name),
         el("td", {}, s.tournament || "all"),
-        el("td", { class: "muted" }, s.last_seen ? "active " + new Date(s.last_seen).toLocaleTimeString() : "signed in " + new Date(s.since).toLocaleTimeString())
+        el("td", { class: "muted" }, s.last_seen ? "active " + new Date(s.last_seen).toLocaleTimeString() : "signed in " + new Date(s.since).toLocaleTimeString()),
+        el("td", {}, endButton(s))
       )
     );
     $("sessions").replaceChildren(el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { class: "muted" }, "Nobody."))));

@@ -6,6 +6,7 @@ log, which is public (``display/http/auth.py``).
     DELETE /api/t/{t}/stewards/{name}     TD: revoke: the PIN stops working, sessions end at once
     GET    /api/sessions                  TD: every session signed in now (TD and stewards)
     DELETE /api/session                   sign out (the caller's own session)
+    DELETE /api/sessions/{id}             TD: end any session the desk lists
     GET    /api/t/{t}/sign-in-failures    TD: recent wrong PINs of its stewards and players
     GET    /api/sign-in-failures          TD: recent wrong TD passwords (and unknown tournaments)
 """
@@ -46,6 +47,15 @@ async def list_sessions(request: Request) -> Response:
     return JSONResponse({"sessions": await services(request).auth.sessions()})
 
 
+async def end_session(request: Request) -> Response:
+    """``DELETE /api/sessions/{id}`` (TD): end any listed session (``GET /api/sessions`` gives
+    each its id): its token stops working at once. ApiError 404 when there is none."""
+    await signed_in(request, None, td_only=True)
+    if not await services(request).auth.end_listed(request.path_params["session"]):
+        raise ApiError(404, "unknown_session", "That session has ended already.")
+    return JSONResponse({"ended": True})
+
+
 async def sign_out(request: Request) -> Response:
     """``DELETE /api/session``: end the caller's own session, a TD's, a steward's or a player's
     (the token stops working at once). ApiError 401 when not signed in."""
@@ -76,6 +86,7 @@ routes = [
     Route("/api/t/{tournament}/stewards/{name}", revoke_steward, methods=["DELETE"]),
     Route("/api/sessions", list_sessions, methods=["GET"]),
     Route("/api/session", sign_out, methods=["DELETE"]),
+    Route("/api/sessions/{session}", end_session, methods=["DELETE"]),
     Route("/api/t/{tournament}/sign-in-failures", list_failures, methods=["GET"]),
     Route("/api/sign-in-failures", list_td_failures, methods=["GET"]),
 ]

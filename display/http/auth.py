@@ -305,7 +305,8 @@ class Auth:
 
     async def sessions(self, tournament: str | None = None) -> list[dict[str, object]]:
         """Sessions signed in now (all, or the stewards of ``tournament``), oldest first:
-        role, name, tournament, since, last_seen, expires_in (seconds)."""
+        id (the first 16 hex digits of the token's SHA-256: names it for ``end_listed``, cannot
+        sign in), role, name, tournament, since, last_seen, expires_in (seconds)."""
         index = await self._index()
         shas = list(index)
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -318,7 +319,7 @@ class Auth:
         gone = [sha for sha, ttl in zip(shas, ttls, strict=True) if ttl < 0]
         await self._end(gone)
         found = [
-            {**index[sha], "last_seen": seen.get(sha), "expires_in": ttl}
+            {**index[sha], "id": sha[:16], "last_seen": seen.get(sha), "expires_in": ttl}
             for sha, ttl in zip(shas, ttls, strict=True)
             if ttl >= 0 and (tournament is None or index[sha].get("tournament") == tournament)
         ]
@@ -332,6 +333,14 @@ class Auth:
         exists = await self.redis.exists(f"{self.prefix}:session:{sha}")
         await self._end([sha])
         return bool(exists)
+
+    async def end_listed(self, session_id: str) -> bool:
+        """End the listed session whose ``id`` (``sessions``) is ``session_id``; False if none."""
+        if len(session_id) != 16:
+            return False
+        found = [sha for sha in await self._index() if sha.startswith(session_id.lower())]
+        await self._end(found)
+        return bool(found)
 
     async def _index(self) -> dict[str, dict[str, object]]:
         """Every session listed (``P:sessions``): sha256 of its token -> {role, tournament,

@@ -132,6 +132,7 @@ OPERATIONS: list[tuple[str, str, str, BodyModels, str | None, str, Schema]] = [
 KNOWN: dict[tuple[str, str], tuple[str, Schema]] = {
     ("DELETE", "/api/session"): ("200", shape({"signed_out": {"const": True}})),
     ("GET", "/api/sessions"): ("200", shape({"sessions": array(OBJECT)})),
+    ("DELETE", "/api/sessions/{session}"): ("200", shape({"ended": {"const": True}})),
     ("GET", "/api/t/{tournament}/stewards"): ("200", shape({"stewards": array(OBJECT)})),
     ("GET", "/api/sign-in-failures"): ("200", shape({"failures": array(FAILURE)})),
     ("GET", "/api/t/{tournament}/sign-in-failures"): ("200", shape({"failures": array(FAILURE)})),

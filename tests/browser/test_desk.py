@@ -123,3 +123,19 @@ async def test_stewards_and_display_profiles_from_the_desk(
     link = page.locator('#profiles li[data-profile="bar"] a')
     await expect(link).to_have_attribute("href", "/t/dsk2/display?profile=bar")
     await expect(page.locator("#localhost-warning")).to_be_visible()  # served on 127.0.0.1
+
+
+async def test_the_desk_lists_sessions_and_ends_one(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    await api.tournament("dsk3", "epc-qualifying", players=2, machines=1)
+    steward = await api.sign_in_steward("dsk3", "Sam")
+    page = await new_page(DESK)
+    await page.add_init_script(f"localStorage.setItem('backglass.td', {api.token!r})")
+    await page.goto(f"{server}/desk")
+    row = page.locator("#sessions tr", has_text="Sam")
+    await expect(row).to_contain_text("dsk3")
+    await row.locator("button.end-session").click()
+    await expect(page.locator("#sessions tr", has_text="Sam")).to_have_count(0)
+    r = await api.score("dsk3", 1, 1, 100, token=steward, key="dsk3-a")
+    assert r.status_code == 401

@@ -99,3 +99,20 @@ async def test_a_players_sign_out_ends_their_session(api: Api) -> None:
     assert r.status_code == 200 and r.json() == {"signed_out": True}
     assert (await api.http.post(join, json={}, headers=phone)).status_code == 401
     assert (await api.http.delete("/api/session", headers=phone)).status_code == 401
+
+
+async def test_the_td_ends_any_listed_session(api: Api) -> None:
+    await api.tournament("st7", EPC, players=2, machines=1)
+    _, token = await sign_in(api, "st7", "Sam", await issue(api, "st7", "Sam"))
+    listed = (await api.http.get("/api/sessions", headers=api.headers())).json()["sessions"]
+    sam = next(s for s in listed if s["name"] == "Sam")
+    assert len(sam["id"]) == 16 and token not in str(listed)
+    r = await api.http.delete(f"/api/sessions/{sam['id']}", headers=api.headers(token))
+    assert r.status_code == 403  # a steward cannot end sessions
+    r = await api.http.delete(f"/api/sessions/{sam['id']}", headers=api.headers())
+    assert r.status_code == 200 and r.json() == {"ended": True}
+    assert (await api.score("st7", 1, 1, 100, token=token, key="st7-a")).status_code == 401
+    r = await api.http.delete(f"/api/sessions/{sam['id']}", headers=api.headers())
+    assert r.status_code == 404
+    left = (await api.http.get("/api/sessions", headers=api.headers())).json()["sessions"]
+    assert [s["role"] for s in left] == ["td"]
