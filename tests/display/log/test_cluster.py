@@ -15,8 +15,10 @@ import pytest
 from redis.crc import key_slot
 
 from display.log.connection import connect as connect_store
+from display.log.connection import connect_sync
 from display.log.keys import store_prefix, tournament_key, tournament_of_log
 from display.log.store import LogStore
+from display.log.verify import verify_redis
 from display.settings import Settings
 from tests.display.log.test_sentinel import MACHINES, PLAYERS, push, score_records
 from tests.redis_nodes import Cluster, cluster
@@ -66,9 +68,10 @@ async def test_tournaments_spread_over_the_shards_and_pushes_cross_processes(
     nodes: Cluster, tmp_path: Path
 ) -> None:
     """A tournament registered by a server that died before its first append can be created;
-    three tournaments created through process A land one per shard, with every key of each
-    (log, idempotency keys, stewards) on that shard; a keyed push through A reaches a display on
-    process B and the other way round; a retry with the key appends nothing."""
+        three tournaments created through process A land one per shard, with every key of each
+        (log, idempotency keys, stewards) on that shard; a keyed push through A reaches a display on
+        process B and the other way round; a retry with the key appends nothing; ``backglass verify``
+    checks every tournament's hash chain across the shards."""
     settings = Settings(
         redis_url=nodes.url, data_dir=tmp_path / "a", td_password=TD_PASSWORD, heartbeat_seconds=1
     )
@@ -107,6 +110,9 @@ async def test_tournaments_spread_over_the_shards_and_pushes_cross_processes(
         await a.close()
         await b.close()
     assert listed >= {*tids, "ghost"}
+    chains = verify_redis(connect_sync(nodes.url), "{bg}")  # backglass verify, across the shards
+    assert {c.name for c in chains} == {*tids, "ghost"} and all(c.ok for c in chains)
+    assert {c.name: c.records for c in chains}[tids[-1]] == versions[0] + 1
     for node, tid in zip(nodes.nodes, tids, strict=True):
         held = nodes.keys_on(node, "bg:t:{t*")  # the keys of tournaments t0, t1 … here
         assert {tournament_of_log("{bg}", k) for k in held if k.endswith(":log")} == {tid}
