@@ -110,7 +110,9 @@ async def test_tournaments_spread_over_the_shards_and_pushes_cross_processes(
         await a.close()
         await b.close()
     assert listed >= {*tids, "ghost"}
-    chains = verify_redis(connect_sync(nodes.url), "{bg}")  # backglass verify, across the shards
+    client = connect_sync(nodes.url)
+    chains = verify_redis(client, "{bg}")  # backglass verify, across the shards
+    client.close()
     assert {c.name for c in chains} == {*tids, "ghost"} and all(c.ok for c in chains)
     assert {c.name: c.records for c in chains}[tids[-1]] == versions[0] + 1
     for node, tid in zip(nodes.nodes, tids, strict=True):
