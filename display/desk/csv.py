@@ -66,7 +66,28 @@ def numbered_rows(table: Table) -> list[tuple[int, list[str]]]:
     first = next(line for line in lines if line.strip())
     delimiter = max(",;\t", key=first.count)
     reader = csv.reader(io.StringIO(table), delimiter=delimiter)
-    return [(reader.line_num, cells) for cells in reader]
+    found: list[tuple[int, list[str]]] = []
+    try:
+        for cells in reader:
+            found.append((reader.line_num, cells))
+    except csv.Error as bad:  # a bare carriage return inside a field, a field over 128 KiB, …
+        line = reader.line_num or 1
+        raise ApiError(422, "bad_csv", f"Line {line}: {_csv_problem(bad)}") from None
+    return found
+
+
+def _csv_problem(error: csv.Error) -> str:
+    """Python's csv error in words a TD understands."""
+    text = str(error)
+    if "field larger than field limit" in text:
+        limit = csv.field_size_limit() // 1024
+        return f"a cell is longer than {limit} KiB; is this the right file?"
+    if "new-line character" in text:
+        return (
+            "a line break inside a cell that is not in quotes (a carriage return on its own); "
+            "save the file again from the spreadsheet as CSV."
+        )
+    return f"this line cannot be read as CSV ({text})."
 
 
 def rows(

@@ -68,6 +68,9 @@ async def test_a_bad_file_writes_nothing_and_names_the_line(api: Api) -> None:
         ("number,name,ifpa\n3,Ann,12a\n", "Line 2: the IFPA number '12a'"),
         ("number,name\nthree and four,Ann\n", "Line 2: the player number"),
         ("", "empty"),
+        ("number,name\n3,Ann\rSmith\n4,Bo\n", "Line 2: a line break inside a cell"),  # bare CR
+        ("number,name\n3,Ann\n4," + "A" * 140_000 + "\n", "Line 3: "),  # a cell over 128 KiB
+        ('number,name\n3,"' + "A" * 140_000 + '"\n', "Line 2: "),
     ]
     for text, message in cases:
         r = await post_csv(api, "/api/t/cp3/players/import", text)
@@ -75,6 +78,10 @@ async def test_a_bad_file_writes_nothing_and_names_the_line(api: Api) -> None:
         assert message in r.json()["message"], r.json()["message"]
     assert (await api.views("cp3"))["version"] == before
     assert set((await api.views("cp3"))["views"]["players"]) == {"1", "2"}
+    machines = ["name\nAttack\rFrom Mars\nMedieval\n", "name\n" + "B" * 140_000 + "\n"]
+    for text in machines:  # the machines' import reads its file the same way
+        r = await post_csv(api, "/api/t/cp3/machines/import", text)
+        assert r.status_code == 422 and "Line 2: " in r.json()["message"], r.text
 
 
 async def test_only_the_td_imports(api: Api) -> None:
