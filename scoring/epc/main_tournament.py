@@ -389,16 +389,27 @@ def start_quarterfinals(
     state: MainTournament,
     machines: Sequence[str],
     pairs: tuple[tuple[int, int], ...] | None,
+    open_games: Sequence[tuple[str, str]] = (),
+    override: bool = False,
 ) -> MainTournament:
     """Close qualifying and start the quarter-finals on ``machines`` (ids of the tournament, in
     draw order) with the TD's ``pairs`` of seeds (None: ``config.pairing``). EPC 2009, EPC
-    Qualifying ("Thirty-two players proceed"); EPC Quarter-Finals.
+    Qualifying ("Thirty-two players proceed"); EPC Quarter-Finals. ``open_games``: (player,
+    machine name) of qualifying games started and not yet scored; they must be recorded first
+    unless the TD ``override``s (their scores then cannot count: the seeding is made now).
 
-    Raises what ``check_stage_may_start`` raises; UnresolvedTie while equal qualifying totals
+    Raises what ``check_stage_may_start`` raises; StageNotReady for open games without
+    ``override``; UnresolvedTie while equal qualifying totals
     inside the seeded places await a play-off; StageNotReady with fewer qualifiers than
     quarter-final places; SettingsError for machines or pairs the draw cannot use.
     """
     check_stage_may_start(state, "quarterfinal")
+    if open_games and not override:
+        games = ", ".join(f"player {p} on {m}" for p, m in open_games)
+        raise StageNotReady(
+            f"{len(open_games)} qualifying game(s) in progress: {games}. Record their scores "
+            "first, or start the quarter-finals with override (those games will not count)."
+        )
     nxt = replace(
         state,
         stage="quarterfinal",

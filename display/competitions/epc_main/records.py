@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
+from display.competitions.machines.kind import as_hall
 from display.types import Record
 from scoring.epc.main_tournament import (
     GAME_KEYS,
@@ -45,8 +46,9 @@ Pairs = tuple[tuple[int, int], ...]
 
 def advance(state: MainTournament, record: Record) -> MainTournament:
     """``stage_advanced``: ``stage`` (one of ``STAGES`` after qualifying), with ``machines`` (a
-    list of ids for the quarter-finals, ``{game key: id}`` for the semi-finals and finals) and
-    ``pairs`` (the quarter-finals' ``[[seed, seed], ...]``), both optional."""
+    list of ids for the quarter-finals, ``{game key: id}`` for the semi-finals and finals),
+    ``pairs`` (the quarter-finals' ``[[seed, seed], ...]``) and ``override`` (start the
+    quarter-finals although qualifying games are in progress), all optional."""
     target = record.get("stage")
     if target not in STAGES[1:]:
         raise SettingsError(f"Stage must be one of {', '.join(STAGES[1:])}, not {target!r}.")
@@ -57,12 +59,29 @@ def advance(state: MainTournament, record: Record) -> MainTournament:
             raise SettingsError("The quarter-final machines are a list of machine ids.")
         for machine in machines:
             _known_machine(state, machine)
-        return start_quarterfinals(state, machines, _pairs(record.get("pairs")))
+        return start_quarterfinals(
+            state,
+            machines,
+            _pairs(record.get("pairs")),
+            open_games(state),
+            record.get("override") is True,
+        )
     if target == "semifinal":
         return start_semifinals(state, _game_machines(state, record, "semifinal"))
     if target == "final":
         return start_finals(state, _game_machines(state, record, "final"))
     return complete(state)
+
+
+def open_games(state: MainTournament) -> tuple[tuple[str, str], ...]:
+    """(player, machine name) of every qualifying game started on a machine and not yet scored
+    (the hall's queues: a player up whose game has started)."""
+    hall = as_hall(state.qualifying).hall
+    return tuple(
+        (queue.up.player, state.qualifying.machines[machine].name)
+        for machine, queue in hall.queues.items()
+        if queue.up is not None and queue.up.started is not None
+    )
 
 
 def _known_machine(state: MainTournament, machine: str) -> None:

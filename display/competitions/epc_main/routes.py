@@ -7,7 +7,7 @@ Stage scores need no endpoint of their own: stewards push them with ``POST /api/
 
 | endpoint                          | body                                   | record            |
 |-----------------------------------|----------------------------------------|-------------------|
-| POST /api/t/{t}/epc/stage         | {stage, machines?, pairs?}             | stage_advanced    |
+| POST /api/t/{t}/epc/stage         | {stage, machines?, pairs?, override?}  | stage_advanced    |
 | POST /api/t/{t}/epc/pairs         | {pairs: [[seed, seed], …]}             | pairs_set         |
 | POST /api/t/{t}/epc/registrations | {player, round, present?}              | registered        |
 | POST /api/t/{t}/epc/rounds        | {round}                                | round_started     |
@@ -39,11 +39,13 @@ EPC_FORMATS = ("epc-main", "epc-classic", "epc-kids")
 
 
 class StageIn(Body):
-    """The next stage and, where it has them, its machines and the TD's pairs."""
+    """The next stage and, where it has them, its machines and the TD's pairs; ``override``
+    starts the quarter-finals although qualifying games are in progress."""
 
     stage: str = Field(max_length=20)
     machines: list[Id] | dict[str, Id] | None = None
     pairs: list[list[int]] | None = None
+    override: bool | None = None
 
 
 class PairsIn(Body):

@@ -313,3 +313,34 @@ async def test_a_classic_fault_with_ten_players_adds_no_replacement_machine(api:
     refused = await api.score(tid, 12, "9", 50_000)
     assert refused.status_code == 404, refused.text
     await assert_replay_equals_live(api, tid)
+
+
+async def test_the_quarterfinals_wait_for_a_qualifying_game_in_progress(api: Api) -> None:
+    """A game started before the close counts: the TD cannot start the quarter-finals while a
+    qualifying game is being played (its score would be lost), unless they override, and the
+    refusal names the open game (EPC 2009, EPC Qualifying; docs/rules.md)."""
+    tid = "open1"
+    await qualified(api, tid, 12, SMALL)
+    for action, body in (("join", {"player": "9"}), ("call", {}), ("start", {})):
+        answer = await api.post(f"/api/t/{tid}/queues/2/{action}", body)
+        assert answer.status_code == 201, answer.text
+    refused = await td(api, tid, "stage", {"stage": "quarterfinal"})
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["message"].startswith(
+        "1 qualifying game(s) in progress: player 9 on Machine 2. Record their scores first"
+    )
+    # the game finishes and counts; then the quarter-finals start
+    assert (await api.score(tid, 9, 2, 995_000)).status_code == 201
+    await ok(api, tid, "stage", {"stage": "quarterfinal"})
+    assert (await views(api, tid))["standings"]["rows"]["9"]["place"] < 9
+    await assert_replay_equals_live(api, tid)
+
+
+async def test_the_td_may_override_an_open_qualifying_game(api: Api) -> None:
+    tid = "open2"
+    await qualified(api, tid, 12, SMALL)
+    for action, body in (("join", {"player": "9"}), ("call", {}), ("start", {})):
+        assert (await api.post(f"/api/t/{tid}/queues/2/{action}", body)).status_code == 201
+    await ok(api, tid, "stage", {"stage": "quarterfinal", "override": True})
+    assert (await views(api, tid))["stage"]["stage"] == "quarterfinal"
+    await assert_replay_equals_live(api, tid)
