@@ -72,6 +72,10 @@ class Settings:
     # same key". BACKGLASS_WAIT_REPLICAS, BACKGLASS_WAIT_TIMEOUT (milliseconds).
     wait_replicas: int = 0
     wait_timeout_ms: int = 1000
+    # The address phones open, for the board's QR code (display/http/lan.py), e.g.
+    # "https://pinball.example.org"; None: the address the display itself used.
+    # BACKGLASS_PUBLIC_URL.
+    public_url: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -97,6 +101,7 @@ class Settings:
             allow_insecure_redis=os.environ.get("BACKGLASS_ALLOW_INSECURE_REDIS", "") == "1",
             wait_replicas=int(os.environ.get("BACKGLASS_WAIT_REPLICAS") or 0),
             wait_timeout_ms=int(os.environ.get("BACKGLASS_WAIT_TIMEOUT") or 1000),
+            public_url=(os.environ.get("BACKGLASS_PUBLIC_URL") or "").rstrip("/") or None,
         )
 
 

@@ -141,6 +141,19 @@ def serve(host: str, port: int, data: Path | None, workers: int) -> None:
     if workers > 1:
         if data is not None:  # the workers read the environment
             os.environ["BACKGLASS_DATA"] = str(data)
+        announce(host, port, settings)
         serve_workers(settings, host, port, workers)
         return
+    announce(host, port, settings)
     uvicorn.Server(uvicorn_config(create_app(settings), host, port, settings)).run()
+
+
+def announce(host: str, port: int, settings: Settings) -> None:
+    """Print where phones and displays open this server: each LAN address when it serves beyond
+    localhost (display/http/lan.py), and BACKGLASS_PUBLIC_URL, which the QR codes encode."""
+    from display.http.lan import serve_urls
+
+    for url in serve_urls(host, port):
+        click.echo(f"Backglass at {url} (desk: {url}desk)")
+    if settings.public_url:
+        click.echo(f"QR codes open {settings.public_url}/ (BACKGLASS_PUBLIC_URL)")

@@ -17,6 +17,7 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from display import competitions
+from display.http.lan import public_base
 from display.services import Services, TournamentSummary
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -146,9 +147,11 @@ async def display(request: Request) -> Response:
     }
     plugins = list(competitions.view_scripts().values())
     styles = competitions.view_styles()
+    page = competitions.players_page(tournament.get("format"))
+    players_url = f"{public_base(request)}/t/{tournament['id']}/{page}"  # as the QR code encodes
     return render(
         request, "display.html", tournament=tournament, config=config, plugins=plugins,
-        styles=styles,
+        styles=styles, players_url=players_url,
     )  # fmt: skip
 
 

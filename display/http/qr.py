@@ -1,6 +1,7 @@
 """The QR code that opens the players' page: ``GET /t/{t}/qr.svg`` (an SVG image made by segno).
 
-It encodes the address the requesting screen itself used (``request.base_url``) plus
+It encodes ``BACKGLASS_PUBLIC_URL`` when set, else the address the requesting screen itself used
+(``request.base_url``; ``display/http/lan.py``), plus
 ``/t/{t}/standings``, so a hall display opened by the server's LAN address
 (``http://192.168.1.10:8000/…``) shows a code the phones on that LAN can open, with no setting and
 no internet. A display opened as ``localhost`` would encode ``localhost``; the desk warns of that.
@@ -17,6 +18,7 @@ from starlette.routing import Route
 
 from display import competitions
 from display.http import pages
+from display.http.lan import public_base
 from display.services import TournamentSummary
 
 
@@ -24,7 +26,7 @@ def players_url(request: Request, tournament: TournamentSummary) -> str:
     """The players' page of ``tournament`` (its format's own, e.g. the league page for FWPL) as
     the requesting screen reaches this server."""
     page = competitions.players_page(tournament.get("format"))
-    return f"{str(request.base_url).rstrip('/')}/t/{tournament['id']}/{page}"
+    return f"{public_base(request)}/t/{tournament['id']}/{page}"
 
 
 def svg(text: str) -> str:
