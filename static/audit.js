@@ -115,10 +115,9 @@
     return by || "—";
   }
 
+  /* When a record was written, in the venue's time with its zone ("Tue 01:10:05 GMT"). */
   function when(at) {
-    const date = new Date(at);
-    if (!at || Number.isNaN(date.getTime())) return "";
-    return date.toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    return B.fmt.time(at, { weekday: true, seconds: true });
   }
 
   const STATUS = { in_service: "back in service", out_of_order: "out of order", closed: "closed", replaced: "replaced" };

@@ -67,6 +67,8 @@
       return;
     }
     const body = { id: $("new-id").value.trim(), name: $("new-name").value.trim(), template: chosen.id, settings: settings };
+    const zone = $("new-zone").value.trim(); // the venue's (display/http/venue_time.py)
+    if (zone) body.time_zone = zone;
     const r = await desk.api("POST", "/api/tournaments/from-template", body);
     if (!r.ok) {
       desk.notice(notice, r.data.message || "Not created.", "error");

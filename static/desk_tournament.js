@@ -201,8 +201,8 @@
         "tr",
         { dataset: { steward: s.name } },
         el("td", {}, s.name),
-        el("td", { class: "muted" }, s.issued_at ? new Date(s.issued_at).toLocaleTimeString() : ""),
-        el("td", { class: "signed-in" }, s.sessions.length ? s.sessions.length + " phone" + (s.sessions.length > 1 ? "s" : "") + (seen ? ", active " + new Date(seen).toLocaleTimeString() : "") : "no"),
+        el("td", { class: "muted" }, s.issued_at ? B.fmt.time(s.issued_at) : ""),
+        el("td", { class: "signed-in" }, s.sessions.length ? s.sessions.length + " phone" + (s.sessions.length > 1 ? "s" : "") + (seen ? ", active " + B.fmt.time(seen) : "") : "no"),
         el("td", {}, el("button", { type: "button", class: "small danger", onclick: () => revoke(s.name) }, "Revoke"))
       );
     });
@@ -214,7 +214,7 @@
     if (!r.ok) return;
     const head = el("tr", {}, ["When", "Who", "From"].map((t) => el("th", {}, t)));
     const rows = r.data.failures.slice(0, 20).map((f) =>
-      el("tr", {}, el("td", { class: "muted" }, new Date(f.at).toLocaleTimeString()), el("td", {}, f.account), el("td", { class: "muted" }, f.source))
+      el("tr", {}, el("td", { class: "muted" }, B.fmt.time(f.at, { seconds: true })), el("td", {}, f.account), el("td", { class: "muted" }, f.source))
     );
     $("failures-table").replaceChildren(el("thead", {}, head), el("tbody", {}, rows.length ? rows : el("tr", {}, el("td", { class: "muted", colspan: "3" }, "None."))));
   }

@@ -432,6 +432,25 @@
     return node ? JSON.parse(node.textContent) : {};
   }
 
+  /* An ISO time as the venue reads it, with its zone: "01:10 GMT", "01:30 BST" (the page config's
+   * time_zone, display/http/venue_time.py; the phone's own zone without one). ``options``:
+   * {seconds, weekday, date}. "" for no time. */
+  function time(iso, options) {
+    const when = new Date(iso || "");
+    if (!iso || isNaN(when.getTime())) return "";
+    const o = options || {};
+    const zone = pageConfig().time_zone;
+    const parts = { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" };
+    if (o.seconds) parts.second = "2-digit";
+    if (o.weekday) parts.weekday = "short";
+    if (o.date) Object.assign(parts, { day: "numeric", month: "short" });
+    try {
+      return new Intl.DateTimeFormat("en-GB", zone ? Object.assign(parts, { timeZone: zone }) : parts).format(when);
+    } catch (_) {
+      return new Intl.DateTimeFormat("en-GB", Object.assign(parts, { timeZone: undefined })).format(when);
+    }
+  }
+
   /* A row-flash tracker for views drawn outside display.js's own highlighting (plugin views that
    * also draw on phones): flash(key, signature) -> {cls, style, left} while the row's signature
    * changed less than `ms` ago (nothing the first time a key is seen); settle(node, f) removes the
@@ -463,7 +482,7 @@
     retryDelay: retryDelay,
     mergePatch: mergePatch,
     changedKeys: changedKeys,
-    fmt: { score: score, points: points },
+    fmt: { score: score, points: points, time: time },
     machineRows: machineRows,
     standingRows: standingRows,
     placeLabels: placeLabels,

@@ -263,8 +263,7 @@
   }
 
   function clock(iso) {
-    const when = new Date(iso);
-    return isNaN(when) ? "" : String(when.getHours()).padStart(2, "0") + ":" + String(when.getMinutes()).padStart(2, "0");
+    return B.fmt.time(iso); // the venue's time, with its zone
   }
 
   /* The player's place (solid, 1st at the top) and points (dashed, 0 at the bottom) after each

@@ -18,9 +18,9 @@ from starlette.routing import BaseRoute, Route
 from display import competitions
 from display.desk import catalog, imports, players, profiles, progress, stewards, whatif
 from display.errors import ApiError
-from display.http import exports, pages, qr
+from display.http import exports, pages, qr, venue_time
 from display.http.endpoint import body, signed_in, stamp, write, written
-from display.http.schemas import Id, Name
+from display.http.schemas import Id, Name, TimeZone
 from display.types import FormatSettings
 
 
@@ -32,6 +32,7 @@ class FromTemplateIn(BaseModel):
     name: Name
     template: str = Field(max_length=40)
     settings: FormatSettings = {}
+    time_zone: TimeZone = None
 
 
 async def list_templates(request: Request) -> Response:
@@ -61,6 +62,8 @@ async def create_from_template(request: Request) -> Response:
         "settings": {**template.settings(), **data.settings},
         "template": template.id,
     }
+    if data.time_zone:  # else the server's, when shown (display/http/venue_time.py)
+        record["time_zone"] = data.time_zone
     seq, replayed = await write(request, data.id, [stamp(principal, record)], create=True)
     return written(seq, replayed, {"id": data.id, "format": template.format})
 
@@ -70,7 +73,11 @@ async def desk_home(request: Request) -> Response:
     svc = pages.services(request)
     found = [svc.summary(tid) for tid, live in svc.replica.tournaments.items() if live.kind]
     return pages.render(
-        request, "desk_home.html", tournaments=sorted(found, key=lambda t: t["id"]), config={}
+        request,
+        "desk_home.html",
+        tournaments=sorted(found, key=lambda t: t["id"]),
+        config={},
+        server_zone=venue_time.server_zone(),
     )
 
 

@@ -61,11 +61,11 @@ async def create_tournament(request: Request) -> Response:
     unknown format or setting."""
     principal = await signed_in(request, None, td_only=True)
     data = await body(request, TournamentIn)
-    record = stamp(
-        principal,
-        {"type": "tournament_created", "name": data.name, "format": data.format,
-         "settings": data.settings},
-    )  # fmt: skip
+    created = {"type": "tournament_created", "name": data.name, "format": data.format,
+               "settings": data.settings}  # fmt: skip
+    if data.time_zone:  # else the server's, when shown (display/http/venue_time.py)
+        created["time_zone"] = data.time_zone
+    record = stamp(principal, created)
     seq, replayed = await write(request, data.id, [record], create=True)
     return written(seq, replayed, {"id": data.id})
 

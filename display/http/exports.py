@@ -36,7 +36,7 @@ from starlette.routing import Route
 from display import competitions
 from display.desk.players import registrations
 from display.errors import ApiError
-from display.http import pages
+from display.http import pages, venue_time
 from display.http.endpoint import live_or_404, services
 from display.live.tournament import LiveTournament
 from display.log.store import Record as StoredRecord
@@ -194,7 +194,10 @@ async def printable(request: Request) -> Response:
         header=header,
         rows=rows,
         tables=tables,
-        printed=datetime.now(UTC).strftime("%d %b %Y %H:%M UTC"),
+        # the venue's time with its zone (display/http/venue_time.py), as on every page
+        printed=venue_time.venue_time(
+            datetime.now(UTC), venue_time.zone_of(live.meta), with_date=True
+        ),
     )
 
 

@@ -17,6 +17,7 @@ from starlette.routing import Route
 from starlette.templating import Jinja2Templates
 
 from display import competitions
+from display.http import venue_time
 from display.http.lan import public_base
 from display.services import Services, TournamentSummary
 
@@ -85,7 +86,14 @@ def services(request: Request) -> Services:
 
 
 def render(request: Request, name: str, status: int = 200, **context: object) -> Response:
-    """Template ``name`` (under ``templates/``) rendered with ``context``, answered ``status``."""
+    """Template ``name`` (under ``templates/``) rendered with ``context``, answered ``status``.
+    A page ``config`` naming a tournament gets its ``time_zone`` (``display/http/venue_time.py``),
+    so every time the page shows is the venue's."""
+    config = context.get("config")
+    if isinstance(config, dict) and isinstance(config.get("tournament"), str):
+        live = services(request).replica.tournaments.get(config["tournament"])
+        meta = live.meta if live is not None else {}
+        context["config"] = {**config, "time_zone": venue_time.zone_of(meta)}
     return templates.TemplateResponse(request, name, context, status_code=status)
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from display.http.names import nfc_value
+from display.http.venue_time import check_zone
 from display.types import FormatSettings
 
 Id = Annotated[
@@ -16,6 +17,11 @@ Id = Annotated[
 ]
 Name = Annotated[str, BeforeValidator(nfc_value), Field(min_length=1, max_length=80)]
 """A person's or machine's name, stored in NFC (``display.http.names``)."""
+TimeZone = Annotated[
+    str | None,
+    BeforeValidator(check_zone),
+    Field(None, max_length=64, description="the venue's IANA time zone; default the server's"),
+]
 
 
 class Body(BaseModel):
@@ -41,6 +47,7 @@ class TournamentIn(Body):
     name: Name
     format: str
     settings: FormatSettings = {}
+    time_zone: TimeZone = None
 
 
 class PlayerIn(Body):

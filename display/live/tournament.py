@@ -211,6 +211,8 @@ class LiveTournament:
             self.format = str(data["format"])
             self.shared = shared_records.EMPTY
             self.meta = {"id": self.id, "name": data.get("name") or self.id}
+            if isinstance(data.get("time_zone"), str):  # the venue's (display/http/venue_time.py)
+                self.meta["time_zone"] = data["time_zone"]
             self.created_at = data.get("at")
             return {EVERY_VIEW}
         if self.kind is None:

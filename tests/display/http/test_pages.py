@@ -15,6 +15,7 @@ import pytest
 
 from display import competitions
 from display.http import pages
+from display.http.venue_time import server_zone
 from tests.utils import Api
 
 EPC = "epc-qualifying"
@@ -64,6 +65,7 @@ async def test_display_page_takes_its_settings_from_the_url(api: Api) -> None:
         "seconds": 20.0,
         "rows": 9,
         "machines": ["1", "2"],
+        "time_zone": server_zone(),  # every page's times in the venue's zone (the server's here)
     }
     found = [s.split("?")[0] for s in scripts(r.text)]
     plugins = [s for s in found if "/views/" in s]
@@ -89,7 +91,7 @@ async def test_steward_and_standings_pages(api: Api) -> None:
     await api.tournament("sp1", EPC, players=2, machines=2)
     r = await api.http.get("/t/sp1/steward")
     assert r.status_code == 200
-    assert page_config(r.text) == {"tournament": "sp1"}
+    assert page_config(r.text) == {"tournament": "sp1", "time_zone": server_zone()}
     assert 'id="signin-form"' in r.text and 'inputmode="numeric"' in r.text
     assert [s.split("?")[0] for s in scripts(r.text)] == [
         "/static/live.js",
@@ -98,7 +100,7 @@ async def test_steward_and_standings_pages(api: Api) -> None:
     ]
     r = await api.http.get("/t/sp1/standings?player=2")
     assert r.status_code == 200
-    assert page_config(r.text) == {"tournament": "sp1", "player": "2"}
+    assert page_config(r.text) == {"tournament": "sp1", "player": "2", "time_zone": server_zone()}
     assert [s.split("?")[0] for s in scripts(r.text)] == ["/static/live.js", "/static/standings.js"]
 
 
