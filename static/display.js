@@ -754,6 +754,51 @@
     staleBanner.hidden = !stale;
   }
 
+  /* ---------- kiosk ---------- */
+
+  /* A hall screen runs unattended: full screen on the first click, tap or key (browsers allow it
+   * only on a user gesture), the screen kept awake (Screen Wake Lock, taken again when the page is
+   * shown again, since the browser releases it when hidden), and the cursor hidden after
+   * CURSOR_IDLE_MS without a move. A reload keeps the views: they are in the URL. */
+  const CURSOR_IDLE_MS = 3000;
+  let wakeLock = null;
+  let idleTimer = null;
+
+  async function keepAwake() {
+    if (!("wakeLock" in navigator) || wakeLock !== null || document.hidden) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      board.dataset.awake = "";
+      wakeLock.addEventListener("release", () => {
+        wakeLock = null;
+        delete board.dataset.awake;
+      });
+    } catch (error) {
+      board.dataset.awake = "refused"; // no permission (or not supported here): nothing to do
+    }
+  }
+
+  function goFullScreen() {
+    const root = document.documentElement;
+    if (!document.fullscreenElement && root.requestFullscreen) root.requestFullscreen().catch(() => {});
+    keepAwake();
+  }
+
+  function cursorMoved() {
+    delete document.body.dataset.idle;
+    clearTimeout(idleTimer);
+    idleTimer = setTimeout(() => (document.body.dataset.idle = ""), CURSOR_IDLE_MS);
+  }
+
+  function startKiosk() {
+    window.addEventListener("pointerdown", goFullScreen, { once: true });
+    window.addEventListener("keydown", goFullScreen, { once: true });
+    window.addEventListener("mousemove", cursorMoved);
+    document.addEventListener("visibilitychange", keepAwake);
+    cursorMoved();
+    keepAwake();
+  }
+
   /* ---------- display profiles ---------- */
 
   function knownView(name) {
@@ -868,5 +913,6 @@
     },
   };
   applyProfile(); // the URL's settings (?qr=0) until the first snapshot brings any profile
+  startKiosk();
   live.start();
 })();
