@@ -3,6 +3,8 @@ BaseHTTPMiddleware: it would add a task and a copy per request to the push path)
 
 In order, for HTTP and websocket handshakes:
 
+0. **One Host, one Origin**: a request with two of either is refused (HTTP 400
+   ``duplicate_header``; a websocket handshake 403), so no later reader can take the other one.
 1. **Host** (DNS rebinding): the ``Host`` header must name this server: ``localhost``, the
    machine's hostname (and ``<hostname>.local``), any IP address, or ``Settings.allowed_hosts``.
    An IP literal is always fine: a rebinding attack needs a domain name the attacker controls.
@@ -170,15 +172,22 @@ class SecurityMiddleware:
             await self.app(scope, receive, send)
             return
         host = origin = fetch_site = length = None
+        twice = ""  # the name of a header sent twice
         for name, value in scope["headers"]:
             if name == b"host":
+                twice = twice or ("Host" if host is not None else "")
                 host = value.decode("latin-1")
             elif name == b"origin":
+                twice = twice or ("Origin" if origin is not None else "")
                 origin = value.decode("latin-1")
             elif name == b"sec-fetch-site":
                 fetch_site = value
             elif name == b"content-length":
                 length = value
+        if twice:  # read one way here and maybe another by the app or a proxy: RFC 9110 5.3
+            message = f"The request has two {twice} headers; send one."
+            await self.refuse(scope, send, 400, "duplicate_header", message)
+            return
         parsed = parse_host(host) if host is not None else None
         known = parsed is not None and self.policy.host_allowed(parsed[0])
         if not (known or self.policy.any_host):

@@ -5,6 +5,7 @@ path's tournament. Endpoints import these, never one another."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TypeVar, overload
@@ -41,18 +42,46 @@ async def body(
 ) -> BaseModel:
     """The request's JSON body (none: ``{}``) validated as ``model``; a pair ``(one, many)``
     takes ``many`` when the body holds ``players`` or ``machines`` (a list of them), else
-    ``one``. Raises ApiError 400 ``invalid_json``, pydantic's ValidationError (422)."""
+    ``one``. Raises ApiError 415 ``not_json`` for a body sent as another media type (a form, a
+    text: RFC 9110 15.5.16; no ``Content-Type`` at all is taken as JSON), 400 ``invalid_json``
+    (also for an object naming a key twice, which parsers read differently: RFC 8259 4),
+    pydantic's ValidationError (422)."""
     raw = await request.body()
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if raw and media and not (media == "application/json" or media.endswith("+json")):
+        raise ApiError(
+            415, "not_json", f"Send the body as application/json (it came as {media[:100]})."
+        )
     try:
         data = orjson.loads(raw or b"{}")
+        if raw.count(b":") > 1:  # an object with more than one key: look for a repeated one
+            json.loads(raw, object_pairs_hook=_unique_keys)
     except orjson.JSONDecodeError as exc:
         raise ApiError(400, "invalid_json", f"The request body is not valid JSON ({exc}).") from exc
+    except DuplicateKey as exc:
+        raise ApiError(
+            400, "invalid_json", f"The request body names {str(exc)[:100]!r} twice."
+        ) from None
     models = model if isinstance(model, tuple) else (model,)
     if len(models) > 1 and isinstance(data, dict):
         key = next((k for k in ("players", "machines") if k in data), None)
         chosen = models[1] if key else models[0]
         return chosen.model_validate(data)
     return models[0].model_validate(data)
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names a key twice (its message: the key)."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """``json.loads``'s object hook: the object, or DuplicateKey for a key named twice."""
+    found: dict[str, object] = {}
+    for key, value in pairs:
+        if key in found:
+            raise DuplicateKey(key)
+        found[key] = value
+    return found
 
 
 async def signed_in(request: Request, tournament: str | None, td_only: bool = False) -> Principal:

@@ -121,3 +121,29 @@ async def test_malformed_bodies_are_refused_on_every_write(api: Api, b1: int) ->
             assert r.status_code != 201, (what, path)
             refused(r, 400, 404, 413, 422)
     assert await version(api) == before
+
+
+async def test_json_under_another_content_type_is_415_and_writes_nothing(api: Api, b1: int) -> None:
+    before = await version(api)
+    raw = json.dumps({"player": "2", "machine": "1", "score": 5}).encode()
+    for media in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data"):
+        headers = api.headers() | {"Content-Type": media}
+        r = await api.http.post(f"{T}/scores", content=raw, headers=headers)
+        refused(r, 415)
+        assert r.json()["error"] == "not_json" and media in r.json()["message"]
+    ok = api.headers(key="b1-json") | {"Content-Type": "application/json; charset=utf-8"}
+    assert (await api.http.post(f"{T}/scores", content=raw, headers=ok)).status_code == 201
+    assert (await version(api))[0] == before[0] + 1
+
+
+async def test_a_key_named_twice_is_refused_not_taken_last_wins(api: Api, b1: int) -> None:
+    before = await version(api)
+    headers = api.headers() | {"Content-Type": "application/json"}
+    for raw in (
+        b'{"player": "2", "machine": "1", "score": 5, "score": 9000000}',
+        b'{"player": "2", "machine": "1", "score": 5, "extra": {"a": 1, "a": 2}}',
+    ):
+        r = await api.http.post(f"{T}/scores", content=raw, headers=headers)
+        refused(r, 400)
+        assert "twice" in r.json()["message"]
+    assert await version(api) == before

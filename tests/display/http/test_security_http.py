@@ -4,6 +4,7 @@ Each test sends what a browser or an attacker would send and checks that nothing
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import socket
 from collections.abc import AsyncIterator
@@ -245,3 +246,33 @@ async def test_every_response_carries_the_security_headers_and_no_cookie(api: Ap
 )
 def test_same_origin_rules(origin: str, host: str, same: bool) -> None:
     assert Policy().origin_allowed(origin, parse_host(host)) is same
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        b"Host: 127.0.0.1\r\nHost: evil.example\r\n",
+        b"Host: 127.0.0.1\r\nOrigin: http://127.0.0.1\r\nOrigin: http://evil.example\r\n",
+    ],
+    ids=["two-hosts", "two-origins"],
+)
+async def test_two_host_or_origin_headers_are_refused(
+    api: Api, server: str, headers: bytes
+) -> None:
+    """The check must read the same header as everything after it: two of one are refused, and
+    nothing is written (raw socket: a client library might merge or drop one)."""
+    await api.tournament("dup1", EPC, players=2, machines=1)
+    body = b'{"player": "1", "machine": "1", "score": 100}'
+    request = (
+        b"POST /api/t/dup1/scores HTTP/1.1\r\n" + headers
+        + b"Authorization: Bearer " + str(api.token).encode() + b"\r\n"
+        b"Content-Type: application/json\r\nConnection: close\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )  # fmt: skip
+    reader, writer = await asyncio.open_connection("127.0.0.1", port_of(server))
+    writer.write(request)
+    answer = await asyncio.wait_for(reader.read(), 5)
+    writer.close()
+    assert answer.startswith(b"HTTP/1.1 400 "), answer[:200]
+    assert b"duplicate_header" in answer
+    assert await count_scores(api, "dup1") == 0
