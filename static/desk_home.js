@@ -19,6 +19,18 @@
     return text;
   }
 
+  /* A control of the value's own kind: a number box, yes/no, else text (lists as JSON). */
+  function settingControl(s) {
+    const attrs = { "aria-label": s.key, dataset: { key: s.key } };
+    if (typeof s.value === "boolean") {
+      const select = el("select", attrs, el("option", { value: "true" }, "yes"), el("option", { value: "false" }, "no"));
+      select.value = String(s.value);
+      return select;
+    }
+    if (typeof s.value === "number") return el("input", Object.assign(attrs, { type: "number", step: "any", value: describe(s.value) }));
+    return el("input", Object.assign(attrs, { value: describe(s.value) }));
+  }
+
   function showTemplate() {
     const chosen = templates.find((t) => t.id === $("new-template").value);
     $("new-about").textContent = chosen ? chosen.rules + ": " + chosen.about : "";
@@ -27,7 +39,7 @@
         "tr",
         { dataset: { key: s.key } },
         el("th", { scope: "row" }, s.key),
-        el("td", {}, el("input", { value: describe(s.value), "aria-label": s.key, dataset: { key: s.key } })),
+        el("td", {}, settingControl(s)),
         el("td", { class: "muted source" }, s.source)
       )
     );
@@ -58,7 +70,7 @@
     if (!chosen) return;
     const settings = {};
     try {
-      for (const input of $("new-settings").querySelectorAll("input[data-key]")) {
+      for (const input of $("new-settings").querySelectorAll("[data-key]:is(input, select)")) {
         const original = chosen.settings.find((s) => s.key === input.dataset.key).value;
         if (input.value.trim() !== describe(original)) settings[input.dataset.key] = parse(input.value.trim(), original);
       }

@@ -12,7 +12,7 @@
   const base = "/api/t/" + encodeURIComponent(tid);
   const $ = (id) => document.getElementById(id);
 
-  const state = { registrations: { players: {}, machines: {} }, stewards: [], displayViews: [], themes: [] };
+  const state = { registrations: { players: {}, machines: {} }, stewards: [], displayViews: [], themes: [], sources: {}, sourcesFor: null };
   let regTimer = null;
 
   const live = new B.Live(tid, {
@@ -50,12 +50,40 @@
     const rows = Object.entries(tournament.settings || {}).map(([key, value]) =>
       el(
         "tr",
-        {},
+        { dataset: { key: key } },
         el("th", { scope: "row" }, key),
-        el("td", {}, el("input", { value: describe(value), "aria-label": key, dataset: { key: key, was: describe(value) } }))
+        el("td", {}, settingControl(key, value)),
+        // where the value comes from, as on the template the tournament was made from
+        el("td", { class: "muted source" }, state.sources[key] || "")
       )
     );
     table.replaceChildren(el("tbody", {}, rows));
+  }
+
+  /* A labelled control of the value's own kind: a number box, yes/no, else text (lists as JSON). */
+  function settingControl(key, value) {
+    const attrs = { "aria-label": key, dataset: { key: key, was: describe(value) } };
+    if (typeof value === "boolean") {
+      const select = el("select", attrs, el("option", { value: "true" }, "yes"), el("option", { value: "false" }, "no"));
+      select.value = String(value);
+      return select;
+    }
+    if (typeof value === "number") return el("input", Object.assign(attrs, { type: "number", step: "any", value: describe(value) }));
+    return el("input", Object.assign(attrs, { value: describe(value) }));
+  }
+
+  /* The rule each setting comes from: the template of this tournament's format (GET /api/templates). */
+  async function loadSources() {
+    const format = (views().tournament || {}).format;
+    const id = (config.templates || {})[format];
+    if (!id || state.sourcesFor === id) return;
+    state.sourcesFor = id;
+    const r = await desk.api("GET", "/api/templates");
+    const template = r.ok ? (r.data.templates || []).find((t) => t.id === id) : null;
+    if (!template) return;
+    state.sources = Object.fromEntries(template.settings.map((setting) => [setting.key, setting.source]));
+    $("settings-about").textContent = template.rules + ": " + template.about;
+    renderSettings();
   }
 
   async function saveSettings(event) {
@@ -63,7 +91,7 @@
     const current = (views().tournament || {}).settings || {};
     const changed = {};
     try {
-      for (const input of $("settings-table").querySelectorAll("input[data-key]")) {
+      for (const input of $("settings-table").querySelectorAll("[data-key]:is(input, select)")) {
         if (input.value.trim() !== input.dataset.was) changed[input.dataset.key] = parse(input.value.trim(), current[input.dataset.key]);
       }
     } catch (_) {
@@ -309,6 +337,7 @@
 
   function render() {
     if (live.version === null) return;
+    loadSources();
     renderSettings();
     renderPlayers();
     renderMachines();

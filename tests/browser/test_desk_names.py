@@ -59,3 +59,24 @@ async def test_players_from_a_workbook_in_nfc_with_a_duplicate_warned(
     await page.click("#players-csv button")
     await expect(notice).to_have_text("Line 3: player number 5 is also on line 2.")
     assert set((await api.views("dn1"))["views"]["players"]) == {"1", "2", "3"}
+
+
+async def test_settings_are_controls_of_their_kind_with_their_rule(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    await api.tournament("dn2", "epc-qualifying", settings={"qualify": 8})
+    page = await new_page(DESK)
+    await page.add_init_script(f"localStorage.setItem('backglass.td', {api.token!r})")
+    await page.goto(f"{server}/t/dn2/desk")
+    qualify = page.locator('#settings-table input[data-key="qualify"]')
+    await expect(qualify).to_have_attribute("type", "number")
+    await expect(qualify).to_have_value("8")
+    # after creation the rule each setting comes from is still said, as on the template
+    await expect(page.locator('#settings-table tr[data-key="qualify"] .source')).to_contain_text(
+        "EPC 2009"
+    )
+    await expect(page.locator("#settings-about")).to_contain_text("EPC 2009")
+    await qualify.fill("6")
+    await page.click("#settings-form button[type=submit]")
+    await expect(page.locator("#settings-notice")).to_have_text("Saved: qualify.")
+    assert (await api.views("dn2"))["views"]["tournament"]["cut"]["qualify"] == 6
