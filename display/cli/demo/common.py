@@ -20,6 +20,7 @@ import os
 import re
 import shutil
 import socket
+import uuid
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -271,8 +272,12 @@ class Client:
     async def call(
         self, method: str, path: str, body: Json = None, token: str = "", key: str | None = None
     ) -> httpx.Response:
-        """One request, retried (same Idempotency-Key) on a dropped connection or a 503."""
+        """One request, retried (same Idempotency-Key) on a dropped connection or a 503. Every
+        write carries a key (a fresh one unless ``key`` names it), so a retry after a lost answer
+        or an unknown outcome (503 ``outcome_unknown``) is recorded at most once."""
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if key is None and method not in ("GET", "HEAD"):
+            key = uuid.uuid4().hex
         if key:
             headers["Idempotency-Key"] = key
         for attempt in range(RETRIES):
