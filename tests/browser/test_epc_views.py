@@ -108,6 +108,19 @@ async def test_finals_and_final_placings(api: Api, server: str, new_page: NewPag
     placings = await new_page()
     await display(placings, server, tid, "placings")
     await expect(placings.locator("#view-title")).to_have_text("Final placings")
+    # the podium first: champion in the middle, highest; 2nd left, 3rd right
+    steps = placings.locator(".podium-step")
+    assert await steps.evaluate_all("ns => ns.map(n => n.dataset.place)") == ["2", "1", "3"]
+    for place, player in (("1", "6"), ("2", "8"), ("3", "3")):
+        who = placings.locator(f'.podium-step[data-place="{place}"] .podium-who')
+        await expect(who).to_have_attribute("data-player", player)
+        await expect(who).to_contain_text(f"Player {player}")
+    heights = await placings.locator(".podium-block").evaluate_all(
+        "ns => ns.map(n => n.getBoundingClientRect().height)"
+    )
+    assert heights[1] > heights[0] > heights[2] > 0  # 1st > 2nd > 3rd
+    assert await placings.evaluate("backglassBoard.pages()") == ["placings:podium", "placings:0"]
+    await placings.evaluate("backglassBoard.show(1)")
     await expect(placings.locator(".epc-placings .epc-row")).to_have_count(8)
     assert await order(placings, ".epc-placings .epc-row") == [
         "6",

@@ -34,13 +34,17 @@
       const perColumn = ctx.fitRows((n) => column(views, sample(n), all, true));
       const count = ctx.columns(COLUMN_EM);
       const pages = [];
+      if ([1, 2, 3].every((place) => all.some(([, row]) => row.place === place))) {
+        pages.push({ key: "podium", podium: true, count: 1 }); // once the top three are decided
+      }
       for (let at = 0; at < all.length; at += perColumn * count) {
-        pages.push({ key: String(pages.length), from: at, count: count, rows: perColumn });
+        pages.push({ key: String(at / (perColumn * count)), from: at, count: count, rows: perColumn });
       }
       return pages;
     },
     render(page, views) {
       const all = rows(views);
+      if (page.podium) return podium(views, all);
       const columns = [];
       for (let c = 0; c < page.count; c++) {
         const from = page.from + c * page.rows;
@@ -51,6 +55,26 @@
       return columns;
     },
   };
+
+  /* The podium: 2nd, 1st, 3rd side by side on steps of their height, the names on top (tied
+   * players share a step). */
+  function podium(views, all) {
+    const K = B.epc;
+    const step = (place) =>
+      el(
+        "div",
+        { class: "podium-step podium-" + place, dataset: { place: place } },
+        el(
+          "div",
+          { class: "podium-names" },
+          all
+            .filter(([, row]) => row.place === place)
+            .map(([number]) => el("div", { class: "podium-who", dataset: { player: number } }, K.who(views, number)))
+        ),
+        el("div", { class: "podium-block" }, K.ordinal(place))
+      );
+    return el("div", { class: "epc-podium" }, step(2), step(1), step(3));
+  }
 
   function column(views, part, all, first) {
     const K = B.epc;
