@@ -45,8 +45,8 @@
   const STALE_AFTER_MS = 2000;
   const SILENT_MS = 8000;
   const FLASH_WINDOW_MS = 5 * 60 * 1000; // forget a change never shown after this long
-  const COLUMN_EM = { machines: 20, standings: 28, queue: 15 };
-  const TITLES = { machines: "Machines", standings: "Standings", queue: "Machines now" };
+  const COLUMN_EM = { machines: 20, standings: 28, queue: 15, movers: 28 };
+  const TITLES = { machines: "Machines", standings: "Standings", queue: "Machines now", movers: "Movers" };
 
   const params = new URLSearchParams(window.location.search);
   const profileName = params.get("profile");
@@ -76,6 +76,7 @@
     index: 0,
     timer: null,
     recent: new Map(), // row key -> {at, shown}: changes to highlight
+    moversBase: null, // player -> place when the rotation last started over (the movers view)
     unflash: null,
     flashEnds: Infinity,
     measuring: false,
@@ -415,6 +416,7 @@
       if (view === "machines") pages.push(...packMachines());
       if (view === "standings") pages.push(...packList("standings", standingItems(), standingsHeader));
       if (view === "queue") pages.push(...packTiles());
+      if (view === "movers") pages.push(...packMovers());
       if (plugins[view]) {
         for (const page of plugins[view].pages(views(), pluginContext())) {
           pages.push({ ...page, view: view, key: view + ":" + page.key, count: page.count || 1 });
@@ -561,6 +563,77 @@
 
   /* Machines now: who is on the machine (the hall's queue: playing or called) and how many wait;
    * where the tournament keeps no queues, the last score on it instead. */
+  /* ---------- movers: the biggest climbs in the standings since the board last came round ---------- */
+
+  function places() {
+    const out = new Map();
+    for (const [number, row] of B.standingRows(views().standings)) {
+      if (typeof row.place === "number") out.set(number, row.place);
+    }
+    return out;
+  }
+
+  /* Players whose place is better now than when the rotation last started over, biggest climb
+   * first (then the better place): [{number, from, to}]. */
+  function movers() {
+    if (state.moversBase === null) return [];
+    const now = places();
+    const found = [];
+    for (const [number, to] of now) {
+      const from = state.moversBase.get(number);
+      if (from !== undefined && to < from) found.push({ number: number, from: from, to: to });
+    }
+    return found.sort((a, b) => b.from - b.to - (a.from - a.to) || a.to - b.to);
+  }
+
+  /* One page at most: the climbs that fit, or a line saying there are none yet. */
+  function packMovers() {
+    const list = movers();
+    const m = measureList(moversHeader);
+    const fit = Math.max(1, Math.floor((m.height - m.baseH) / m.rowH + 0.01));
+    const columns = columnsFor("movers");
+    return [{ view: "movers", key: "movers:0", columns: [list.slice(0, fit * columns)], count: columns, fit: fit }];
+  }
+
+  function moversHeader() {
+    return el(
+      "div",
+      { class: "list-head standings-row" },
+      el("span", { class: "place" }, "#"),
+      el("span", { class: "who" }, "Player"),
+      el("span", { class: "played" }, "Was"),
+      el("span", { class: "total" }, "Up")
+    );
+  }
+
+  function renderMovers(page) {
+    const list = page.columns[0];
+    if (list.length === 0) {
+      return el("div", { class: "stage-message" }, "No climbs since the board last came round");
+    }
+    const columns = [];
+    for (let at = 0; at < list.length; at += page.fit) {
+      columns.push(
+        el(
+          "div",
+          { class: "column list" },
+          moversHeader(),
+          list.slice(at, at + page.fit).map((m) =>
+            el(
+              "div",
+              { class: "list-row standings-row mover", dataset: { player: m.number } },
+              el("span", { class: "place" }, m.to),
+              playerCell(m.number),
+              el("span", { class: "played" }, m.from),
+              el("span", { class: "total climb" }, "▲ " + (m.from - m.to))
+            )
+          )
+        )
+      );
+    }
+    return columns;
+  }
+
   function tileNode(id) {
     const doc = views()["machine/" + id] || {};
     const queue = (views().queues || {})[id];
@@ -643,7 +716,7 @@
     } else if (!page) {
       content = el("div", { class: "stage-message" }, "Nothing to show yet");
     } else {
-      const builtin = { machines: renderMachines, standings: renderStandings, queue: renderQueue };
+      const builtin = { machines: renderMachines, standings: renderStandings, queue: renderQueue, movers: renderMovers };
       const draw = builtin[page.view] || ((p) => plugins[p.view].render(p, views(), pluginContext()));
       content = el(
         "div",
@@ -866,6 +939,10 @@
   function advance() {
     rebuild();
     if (state.pages.length) state.index = (state.index + 1) % state.pages.length;
+    if (state.index === 0) {
+      state.moversBase = places(); // a new round of the board: climbs count from here
+      rebuild();
+    }
     render();
     startProgress();
     clearTimeout(state.timer);
@@ -879,6 +956,7 @@
     }
     forgetOld();
     const firstTime = state.pages.length === 0 && state.timer === null;
+    if (state.moversBase === null && live.version !== null) state.moversBase = places();
     const reprofiled = applyProfile();
     rebuild();
     render();

@@ -24,6 +24,8 @@ from display.services import Services, TournamentSummary
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 BUILTIN_VIEWS = ("machines", "standings", "queue")
+CHOSEN_VIEWS = ("movers",)
+"""Built-in views a display shows only when asked (``?views=`` or a profile), not by default."""
 
 
 def page_links(tournament: TournamentSummary) -> list[tuple[str, str]]:
@@ -53,7 +55,7 @@ def default_views(fmt: str | None) -> list[str]:
 def known_views() -> list[str]:
     """Every view a hall display can show: the built-in ones (static/display.js) and those the
     competitions ship (``Competition.view_scripts``)."""
-    return [*BUILTIN_VIEWS, *sorted(competitions.view_scripts())]
+    return [*BUILTIN_VIEWS, *CHOSEN_VIEWS, *sorted(competitions.view_scripts())]
 
 
 _hashes: dict[str, tuple[int, int, str]] = {}

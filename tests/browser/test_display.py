@@ -172,3 +172,27 @@ async def test_the_display_recovers_by_itself_after_a_server_restart(
         await expect(row).to_have_class(FLASH)
         assert await page.evaluate("window.sameDocument") is True  # no reload
         assert sockets and all(re.search(r"/ws/rs1\?since=\d+$", url) for url in sockets)
+
+
+async def test_movers_shows_the_biggest_climbs_since_the_board_came_round(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    await api.tournament("mv1", EPC, players=4, machines=2)
+    for player, score in ((1, 3_000), (2, 2_000), (3, 1_000), (4, 500)):
+        await api.score("mv1", player, 1, score)
+    page = await new_page({"width": 1920, "height": 1080})
+    await page.goto(f"{server}/t/mv1/display?views=movers&seconds=600")
+    await expect(page.locator("#view-title")).to_have_text("Movers")
+    await expect(page.locator(".stage-message")).to_have_text(
+        "No climbs since the board last came round"
+    )
+    await api.score("mv1", 3, 2, 9_000)  # 3rd -> 1st
+    await api.score("mv1", 4, 2, 8_000)  # 4th -> 2nd
+    rows = page.locator(".mover")
+    await expect(rows).to_have_count(2)
+    assert await order(page, ".mover") == ["3", "4"]  # the biggest climb first, then the place
+    first = page.locator('.mover[data-player="3"]')
+    await expect(first.locator(".place")).to_have_text("1")
+    await expect(first.locator(".played")).to_have_text("3")
+    await expect(first.locator(".climb")).to_have_text("▲ 2")
+    await expect(first.locator(".name")).to_have_text("Player 3")
