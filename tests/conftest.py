@@ -10,10 +10,19 @@ from pathlib import Path
 
 import pytest
 import redis
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from display.embedded.redis import EmbeddedRedis
 from display.settings import Settings
 from tests.utils import TD_PASSWORD, Api, serve_in_loop
+
+# The suite must pass on a loaded 2-core machine: no property test fails for being slow (a
+# per-example deadline, or the health check on slow data generation); speed is the bench's job.
+hypothesis_settings.register_profile(
+    "backglass", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("backglass")
 
 
 @pytest.fixture(scope="session")
