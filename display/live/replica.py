@@ -28,6 +28,8 @@ from display.log.store import LogStore, Record, page_records, reply_text, stream
 log = logging.getLogger(__name__)
 
 BLOCK_MS = 1000
+READ_GRACE = 1.0
+"""Seconds a tail read may be late (past its block) before displays are told the store is down."""
 READ_COUNT = 2000
 SLICE_SECONDS = 0.02
 """Longest stretch a catch-up runs the rules without letting other requests in (item: no request
@@ -108,12 +110,20 @@ class Replica:
         for tid, live in self.tournaments.items():
             if tid not in self.paused:
                 streams[self.store.log_key(tid)] = f"{live.version}-0"
-        if self.store.cluster:
-            pairs = await self._read_each(streams)
-            if not pairs and block_ms:
-                await asyncio.sleep(CLUSTER_POLL_SECONDS)
-        else:
-            pairs = list(_streams(await self.tail.xread(streams, count=READ_COUNT, block=block_ms)))
+        # A hung Redis (stopped, swapping) answers nothing, and redis-py waits out its socket
+        # timeout (5 s) before it raises: tell the displays once the read is READ_GRACE late.
+        late = (block_ms or 0) / 1000 + READ_GRACE
+        watchdog = asyncio.get_running_loop().call_later(late, self._store_state, True)
+        try:
+            if self.store.cluster:
+                pairs = await self._read_each(streams)
+            else:
+                reply = await self.tail.xread(streams, count=READ_COUNT, block=block_ms)
+                pairs = list(_streams(reply))
+        finally:
+            watchdog.cancel()
+        if self.store.cluster and not pairs and block_ms:
+            await asyncio.sleep(CLUSTER_POLL_SECONDS)
         pages: list[tuple[str, list[Record]]] = []
         for name, entries in pairs:
             if name == self.store.registry_key:

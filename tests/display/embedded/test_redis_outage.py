@@ -42,7 +42,7 @@ PLAYERS, MACHINES = 30, 4
 STORE_DOWN = "store_unavailable"
 
 PATH_VALUES = {"seq": "5", "machine": "1", "player": "1", "action": "call", "name": "x"}
-PATH_VALUES |= {"meet": "1", "name:path": "standings"}
+PATH_VALUES |= {"meet": "1", "name:path": "standings", "session": "0123456789abcdef"}
 WRITE_BODIES = {  # a valid body for the writes that matter most: they must reach Redis and 503
     ("POST", "/api/t/{tournament}/scores"): {"player": "9", "machine": "3", "score": 777},
     ("POST", "/api/t/{tournament}/players"): {"players": [{"number": "99", "name": "New One"}]},
