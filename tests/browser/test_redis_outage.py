@@ -114,13 +114,11 @@ def use_up_the_aof_page(data_dir: Path) -> None:
     raise AssertionError("the supervisor did not restart Redis")
 
 
-async def test_steward_sees_not_saved_while_the_disk_is_full(
-    tmp_path: Path, new_page: NewPage
-) -> None:
+async def test_steward_sees_not_saved_while_the_disk_is_full(new_page: NewPage) -> None:
     """The embedded Redis on a full tmpfs: Submit answers 503, the phone says NOT SAVED and retries
     with one Idempotency-Key; once the filler is deleted the supervisor's Redis takes it, the phone
     shows it recorded, and the log holds it once."""
-    with small_tmpfs(tmp_path / "disk") as disk:
+    with small_tmpfs() as disk:
         settings = Settings(data_dir=disk / "data", td_password=TD_PASSWORD)
         async with serve_on(settings, free_port()) as base:
             api = Api(base)

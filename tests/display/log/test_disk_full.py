@@ -14,7 +14,9 @@ import asyncio
 import contextlib
 import errno
 import os
+import shutil
 import subprocess
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,9 +29,13 @@ EPC = "epc-qualifying"
 
 
 @contextlib.contextmanager
-def small_tmpfs(where: Path, size: str = "2m") -> Iterator[Path]:
-    """A tmpfs of ``size`` mounted on ``where`` (made if missing), unmounted afterwards."""
-    where.mkdir(parents=True, exist_ok=True)
+def small_tmpfs(size: str = "2m") -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted on a directory of its own, unmounted and removed afterwards.
+
+    Not under pytest's tmp_path: a concurrent pytest session's clean-up may rename an old basetemp
+    while the mount is live, and the unmount by its old path then misses it, leaving a directory
+    that every later session fails to remove ("Device or resource busy")."""
+    where = Path(tempfile.mkdtemp(prefix="backglass-disk-"))
     done = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(where)],
         capture_output=True,
@@ -44,6 +50,7 @@ def small_tmpfs(where: Path, size: str = "2m") -> Iterator[Path]:
     finally:
         # lazy: a Redis still holding its AOF open must not keep the mount (and the test) alive
         subprocess.run(["umount", "-l", str(where)], check=False)
+        shutil.rmtree(where, ignore_errors=True)
 
 
 def fill(disk: Path) -> Path:
@@ -74,11 +81,11 @@ async def recorded(api: Api, tid: str) -> dict[str, int]:
     return {rec["player"]: rec["seq"] for rec in found}
 
 
-async def test_disk_full_under_redis(tmp_path: Path) -> None:
+async def test_disk_full_under_redis() -> None:
     """Fill the disk under the embedded Redis: pushes answer 201 while their AOF write fits and 503
     after (never a 500); none of the 503'd pushes is in the log when space returns; retried with
     their keys they land once each, and every 201 is still there."""
-    with small_tmpfs(tmp_path / "disk") as disk:
+    with small_tmpfs() as disk:
         settings = Settings(data_dir=disk / "data", td_password=TD_PASSWORD)  # embedded Redis
         async with serve_in_loop(settings) as base:
             api = Api(base)
