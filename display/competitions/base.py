@@ -116,6 +116,8 @@ class Competition:
     ``display_views``: per format, the views a hall display rotates through by default.
     ``view_scripts``: the display views it ships, each a script
     ``static/competitions/<name>/views/<view>.js`` (and its styles in ``views.css`` there).
+    ``format_views``: per format, which of ``view_scripts`` a display of it can show (a format
+    not named here: all of them); the desk's display editor offers only those.
     ``pages``: per format, its pages beside the common ones; ``players_page``: per format, where
     players look on their phones (default ``standings``). ``templates``: for the desk.
     ``reason_required``: record types that must carry a ``reason``. ``versioned_paths``: regular
@@ -132,6 +134,7 @@ class Competition:
     routes: str = ""
     display_views: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     view_scripts: tuple[str, ...] = ()
+    format_views: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     pages: Mapping[str, tuple[Page, ...]] = field(default_factory=dict)
     players_page: Mapping[str, str] = field(default_factory=dict)
     templates: tuple[Template, ...] = ()

@@ -33,9 +33,11 @@ class ProfileIn(BaseModel):
     diagonal: float | None = None
 
 
-def display_views() -> list[str]:
-    """Every view a hall display can show: the built-in ones and those the competitions ship."""
-    return pages.known_views()
+def display_views(request: Request) -> list[str]:
+    """The views a hall display of this tournament's format can show (``pages.offered_views``):
+    the desk offers these only, and a profile naming another is refused."""
+    fmt = live_or_404(request).views.get("tournament", {}).get("format")
+    return pages.offered_views(fmt)
 
 
 async def list_profiles(request: Request) -> Response:
@@ -44,7 +46,7 @@ async def list_profiles(request: Request) -> Response:
     return JSONResponse(
         {
             "profiles": live.views.get("profiles", {}),
-            "views": display_views(),
+            "views": display_views(request),
             "themes": list(shared_records.THEMES),
         }
     )
@@ -59,7 +61,7 @@ async def set_profile(request: Request) -> Response:
     if float(record["seconds"]).is_integer():
         record["seconds"] = int(record["seconds"])
     doc = shared_records.profile(
-        record, display_views()
+        record, display_views(request)
     )  # refuses unknown views here, not on replay
     seq, replayed = await write(request, tid, [stamp(principal, record)])
     return written(seq, replayed, {"name": name, "profile": doc})

@@ -52,6 +52,20 @@ def default_views(fmt: str | None) -> list[str]:
     return wanted or list(BUILTIN_VIEWS)
 
 
+def offered_views(fmt: str | None) -> list[str]:
+    """The views a hall display of format ``fmt`` can show, for the desk's display editor: its
+    competition's own views and default rotation, and the built-in machine views where that
+    competition's displays use them (or it ships no views of its own, as the per-machine formats)."""
+    found = competitions.find(fmt)
+    own = list(found.format_views.get(fmt or "", found.view_scripts)) if found else []
+    rotation = list(competitions.display_views(fmt))
+    builtin = [*BUILTIN_VIEWS, *CHOSEN_VIEWS]
+    uses_builtin = not own or any(view in BUILTIN_VIEWS for view in rotation)
+    offered = [*rotation, *(builtin if uses_builtin else []), *own]
+    known = set(known_views())
+    return [view for i, view in enumerate(offered) if view in known and view not in offered[:i]]
+
+
 def known_views() -> list[str]:
     """Every view a hall display can show: the built-in ones (static/display.js) and those the
     competitions ship (``Competition.view_scripts``)."""

@@ -160,6 +160,11 @@ COMPETITION = Competition(
         "epc-kids": ("kids",),
     },
     view_scripts=("epc", "quarterfinal", "semifinal", "finals", "placings", "classic", "kids"),
+    format_views={
+        "epc-main": ("epc", "quarterfinal", "semifinal", "finals", "placings"),
+        "epc-classic": ("classic",),
+        "epc-kids": ("kids",),
+    },
     pages={"epc-main": (Page("Stages", "epc"), Page("TD stages", "stages"))},
     templates=TEMPLATES,
     reason_required=frozenset({"stage_reopened", "reseeded"}),

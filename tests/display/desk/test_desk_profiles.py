@@ -97,3 +97,23 @@ async def test_a_profile_carries_its_reading_distance_and_screen(api: Api) -> No
     assert (profile["distance"], profile["diagonal"]) == (6.5, 65)
     log = (await api.http.get("/api/t/pf5/log")).json()["records"]
     assert (log[-1]["distance"], log[-1]["diagonal"]) == (6.5, 65.0)
+
+
+async def test_the_editor_offers_and_takes_only_the_views_of_the_tournaments_format(
+    api: Api,
+) -> None:
+    """The desk's display editor lists the views of this tournament's format, not all 22: an FWPL
+    league gets its own four, an EPC Classic its board and the machine views but no quarter-final;
+    a profile naming a view of another format is refused and writes nothing."""
+    await api.tournament("pf5", "fwpl-league")
+    await api.tournament("pf6", "epc-classic")
+    fwpl = (await api.http.get("/api/t/pf5/profiles")).json()["views"]
+    classic = (await api.http.get("/api/t/pf6/profiles")).json()["views"]
+    assert sorted(fwpl) == ["fwpl_bracket", "fwpl_groups", "fwpl_night", "fwpl_season"]
+    assert "classic" in classic and "machines" in classic
+    assert not {"quarterfinal", "kids", "fwpl_night", "country_groups"} & set(classic)
+    before = (await api.views("pf5"))["version"]
+    r = await api.http.put("/api/t/pf5/profiles/bar", json={"views": ["quarterfinal"]},
+                           headers=api.headers())  # fmt: skip
+    assert r.status_code == 422 and "quarterfinal" in r.text, r.text
+    assert (await api.views("pf5"))["version"] == before
