@@ -40,7 +40,7 @@ from typing import Any, Literal, get_args
 
 from scoring.epc.errors import MachineClosed
 from scoring.epc.finals import Game, GameResult
-from scoring.epc.kids import check_open, closing, high_score_table
+from scoring.epc.kids import check_open, closing, high_score_table, in_play
 from scoring.errors import SettingsError
 from scoring.model import Entry, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key
@@ -97,7 +97,8 @@ class ClassicConfig:
     ``faults``: machines taken out after a fault (``Fault``, ``after_fault``). ``epc_players``:
     players still in the EPC ("one of the 8 players who make it into the EPC semi-finals").
     ``machine_order``: the machines 1-8 by id; empty for the ids in natural order ("9" before
-    "10").
+    "10"). ``in_play_at_close``: the (player, machine) games started before the close, whose one
+    score still counts (``scoring.epc.kids.check_open``).
     """
 
     lead: Lead = "difference"
@@ -108,6 +109,7 @@ class ClassicConfig:
     faults: tuple[Fault, ...] = ()
     epc_players: tuple[str, ...] = ()
     machine_order: tuple[str, ...] = ()
+    in_play_at_close: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         fields = {
@@ -121,6 +123,7 @@ class ClassicConfig:
             "faults": _faults(self.faults),
             "epc_players": names("epc_players", self.epc_players),
             "machine_order": names("machine_order", self.machine_order),
+            "in_play_at_close": in_play("in_play_at_close", self.in_play_at_close),
         }
         for name, value in fields.items():
             object.__setattr__(self, name, value)
@@ -345,6 +348,7 @@ class EpcClassic:
         out: dict[str, Any] = {n: getattr(config, n) for n in ClassicConfig.__dataclass_fields__}
         for name in ("epc_players", "machine_order"):
             out[name] = list(out[name])
+        out["in_play_at_close"] = [list(g) for g in config.in_play_at_close]
         out["faults"] = [
             {"machine": f.machine, "after": f.after, "replacement": f.replacement}
             for f in config.faults
@@ -355,7 +359,9 @@ class EpcClassic:
         """Refuse a score after the close or on a closed or replaced machine (EPC 2009, EPC
         Classic Tournament: "The qualifying round ends at 3pm promptly"; "closed to further
         qualification"). Any number of games per player is allowed ("as often as you wish")."""
-        check_open(config.closed_after, entry, "Classic qualifying")
+        check_open(
+            config.closed_after, entry, "Classic qualifying", config.in_play_at_close, tournament
+        )
         fault = config.fault_on(entry.machine)
         if fault is None or entry.seq <= fault.after:
             return

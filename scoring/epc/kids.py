@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any, Literal, get_args
 
 from scoring.epc.errors import QualifyingClosed, WrongMachine
+from scoring.errors import SettingsError
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key, rank
 from scoring.settings import check_known, choice, whole_number
@@ -38,11 +39,37 @@ def closing(name: str, value: object) -> int | None:
     return whole_number(name, value, 0, 2**63 - 1)
 
 
-def check_open(closed_after: int | None, entry: Entry, what: str) -> None:
+def in_play(name: str, value: object) -> tuple[tuple[str, str], ...]:
+    """The games in play at the close as a setting: a JSON list of ``[player, machine]`` pairs.
+    EPC 2009, UK Pinball Kids Tournament; EPC Classic Tournament. Raises SettingsError."""
+    if value is None or value == "":
+        return ()
+    if not isinstance(value, list | tuple) or not all(
+        isinstance(g, list | tuple) and len(g) == 2 and all(isinstance(x, str) for x in g)
+        for g in value
+    ):
+        raise SettingsError(f"Setting {name} is a list of [player, machine] pairs.")
+    return tuple((str(g[0]), str(g[1])) for g in value)
+
+
+def check_open(
+    closed_after: int | None,
+    entry: Entry,
+    what: str,
+    playing: tuple[tuple[str, str], ...] = (),
+    tournament: Tournament | None = None,
+) -> None:
     """Raise QualifyingClosed if ``entry`` was recorded after the close (EPC 2009, UK Pinball Kids
-    Tournament; EPC Classic Tournament: "The qualifying round ends at 3pm promptly")."""
-    if closed_after is not None and entry.seq > closed_after:
-        raise QualifyingClosed(f"{what} has closed; no more scores are recorded.")
+    Tournament; EPC Classic Tournament: "The qualifying round ends at 3pm promptly"), unless it
+    is the one score of a game in ``playing`` at the close (player, machine): a game started
+    before the close counts (docs/rules.md)."""
+    if closed_after is None or entry.seq <= closed_after:
+        return
+    if (entry.player, entry.machine) in playing and tournament is not None:
+        after = tournament.entries.get(entry.machine, ())
+        if not any(e.player == entry.player and e.seq > closed_after for e in after):
+            return
+    raise QualifyingClosed(f"{what} has closed; no more scores are recorded.")
 
 
 def high_score_table(entries: tuple[Entry, ...], earlier_first: bool) -> MachineTable:
@@ -74,17 +101,21 @@ class KidsConfig:
     rewards "the highest scores" and equal scores are equally high; ``"earlier"`` the score
     recorded first ranks first, as on a machine's own high-score table, so exactly three.
     ``closed_after``: None while the day's tournament runs; at the close, the log version it fell
-    at (``closing``): later scores are refused and the trophies are final.
+    at (``closing``): later scores are refused and the trophies are final. ``in_play_at_close``:
+    the (player, machine) games started before the close, whose one score still counts.
     """
 
     trophies: int = 3
     ties: KidsTies = "share"
     closed_after: int | None = None
+    in_play_at_close: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "trophies", whole_number("trophies", self.trophies, 1, 100))
         object.__setattr__(self, "ties", choice("ties", self.ties, get_args(KidsTies)))
         object.__setattr__(self, "closed_after", closing("closed_after", self.closed_after))
+        playing = in_play("in_play_at_close", self.in_play_at_close)
+        object.__setattr__(self, "in_play_at_close", playing)
 
 
 class EpcKids:
@@ -108,6 +139,7 @@ class EpcKids:
             "trophies": config.trophies,
             "ties": config.ties,
             "closed_after": config.closed_after,
+            "in_play_at_close": [list(g) for g in config.in_play_at_close],
         }
 
     def check_entry(self, config: KidsConfig, tournament: Tournament, entry: Entry) -> None:
@@ -115,7 +147,13 @@ class EpcKids:
         Tournament: "the designated UK Pinball Kids Tournament machine"; "At the close of the
         tournament each day"). Any number of entries per player ("as many entries as they
         wish")."""
-        check_open(config.closed_after, entry, "Today's kids tournament")
+        check_open(
+            config.closed_after,
+            entry,
+            "Today's kids tournament",
+            config.in_play_at_close,
+            tournament,
+        )
         used = [m for m, entries in tournament.entries.items() if entries]
         if used and entry.machine not in used:
             name = tournament.machines[used[0]].name

@@ -226,3 +226,22 @@ async def test_classic_board_names_the_players_owed_a_free_game(
     await expect(page.locator(".epc-note.warn")).to_have_text(
         "Machine 8 replaced by Fathom; free game for Player 9, Player 10"
     )
+
+
+async def test_classic_board_says_a_game_is_in_progress_after_the_close(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    """A game started before the close counts (EPC 2009, EPC Classic Tournament: "ends at 3pm
+    promptly"): the board says "qualifying closed · 1 game in progress" until its score is in."""
+    tid = "bc3"
+    await api.tournament(tid, "epc-classic", players=12, machines=8)
+    for action, body in (("join", {"player": "5"}), ("call", {}), ("start", {})):
+        assert (await api.post(f"/api/t/{tid}/queues/2/{action}", body)).status_code == 201
+    assert (await api.post(f"/api/t/{tid}/epc/close", {})).status_code == 201
+    page = await new_page()
+    await display(page, server, tid, "classic")
+    head = page.locator(".epc-slot .epc-panel-head")
+    await expect(head).to_contain_text("qualifying closed · 1 game in progress")
+    assert (await api.score(tid, 5, 2, 12_345)).status_code == 201
+    await expect(head).to_contain_text("qualifying closed · qualifiers")
+    await expect(page.locator('.epc-row[data-slot="2"]')).to_contain_text("12,345")

@@ -31,7 +31,8 @@ Once the semi-finals have started, the qualifying places are those the ``stage_a
 found: a hall record (a correction, a void) that would move one is refused ("The Classic
 semi-finals have started: reopen qualifying first.") until the TD's ``stage_reopened``.
 
-Views: ``classic`` ``{"closed", "stage", "places": {slot: {"machine", "player", "score",
+Views: ``classic`` ``{"closed", "in_progress" (games started before the close, not yet
+scored), "stage", "places": {slot: {"machine", "player", "score",
 "runner_up", "second", "lead"}}, "faults": {machine: {"action", "replacement", "free_games"}}}``;
 ``classic/games`` ``{"games": {key: {"name", "order", "machine", "machines", "decided", "tie",
 "players": {player: {"choice", "score", "place"}}}}}``. The Kids board is drawn from
@@ -45,7 +46,7 @@ from dataclasses import replace
 
 from display.competitions.base import EVERY_VIEW
 from display.competitions.docs import compact
-from display.competitions.machines.kind import HALL_RECORDS, MACHINES
+from display.competitions.machines.kind import HALL_RECORDS, MACHINES, as_hall
 from display.competitions.machines.records import take_out
 from display.competitions.machines.state import HallTournament, MachineState
 from display.types import Doc, FormatSettings, Record, Touched
@@ -70,7 +71,7 @@ from scoring.epc.side_tournaments import (
 from scoring.errors import SettingsError, UnknownMachine
 from scoring.model import Entry, Machine
 from scoring.rounding import points_json
-from scoring.tournament import add_machine, check_score
+from scoring.tournament import Tournament, add_machine, check_score
 
 FORMATS = ("epc-classic", "epc-kids")
 CLASSIC_ONLY = ("machine_fault", "stage_advanced", "playoff_recorded", "stage_reopened")
@@ -94,8 +95,11 @@ class BoardsKind:
         kind = record["type"]
         if kind == "qualifying_closed":
             check_may_close(state)
-            # the close falls just before its own record: every score recorded before it counts
-            return self._settings(state, {"closed_after": seq - 1}), {EVERY_VIEW}
+            # the close falls just before its own record: every score recorded before it counts,
+            # and so does the one score of each game started before it
+            playing = [list(game) for game in games_in_play(state.tournament)]
+            close = {"closed_after": seq - 1, "in_play_at_close": playing}
+            return self._settings(state, close), {EVERY_VIEW}
         if kind == "settings_changed":
             return self._settings(state, record["settings"]), {EVERY_VIEW}
         if kind in CLASSIC_ONLY and not state.classic:
@@ -129,6 +133,8 @@ class BoardsKind:
             self._check_faulted(state, seq, record)
         tournament, touched = MACHINES.apply(state.tournament, seq, record)
         extra = {"classic"} if state.classic else set()
+        if state.closed:  # a game started before the close may finish: "N games in progress"
+            extra.add("tournament")
         new = replace(state, tournament=tournament)
         check_places_kept(state, new)
         return new, touched | extra
@@ -253,8 +259,35 @@ class BoardsKind:
             return classic_games_view(state)
         doc = MACHINES.view(state.tournament, meta, name)
         if name == "tournament" and doc is not None:
-            return {**doc, "closed": state.closed}
+            playing = in_progress(state)
+            return {**doc, "closed": state.closed, **({"in_progress": playing} if playing else {})}
         return doc
+
+
+def games_in_play(tournament: Tournament) -> tuple[tuple[str, str], ...]:
+    """(player, machine id) of every game started on a machine (the hall's queue: the player up
+    has started) and not yet scored."""
+    hall = as_hall(tournament).hall
+    return tuple(
+        (queue.up.player, machine)
+        for machine, queue in hall.queues.items()
+        if queue.up is not None and queue.up.started is not None
+    )
+
+
+def in_progress(state: SideTournament) -> int:
+    """How many games started before the close have no score yet (the board's "1 game in
+    progress")."""
+    config = state.tournament.config
+    after = config.closed_after
+    if after is None:
+        return 0
+    entries = state.tournament.entries
+    return sum(
+        1
+        for player, machine in config.in_play_at_close
+        if not any(e.player == player and e.seq > after for e in entries.get(machine, ()))
+    )
 
 
 def faults_setting(config: ClassicConfig) -> FormatSettings:
@@ -289,6 +322,7 @@ def classic_view(state: SideTournament) -> Doc:
     return compact(
         {
             "closed": state.closed,
+            "in_progress": in_progress(state) or None,
             "stage": state.stage,
             "lead": config.lead,
             "places": places,

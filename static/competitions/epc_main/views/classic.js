@@ -37,7 +37,8 @@
             : " closed after a fault; its scores stand")
       )
     );
-    const meta = doc.closed ? "qualifying closed · qualifiers" : "qualifying open · leaders now";
+    const playing = doc.in_progress ? doc.in_progress + (doc.in_progress === 1 ? " game" : " games") + " in progress" : "qualifiers";
+    const meta = doc.closed ? "qualifying closed · " + playing : "qualifying open · leaders now";
     return K.panel("Classic qualifiers", meta, [...rows, ...notes], "epc-slot");
   }
 

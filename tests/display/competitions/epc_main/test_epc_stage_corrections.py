@@ -344,3 +344,40 @@ async def test_the_td_may_override_an_open_qualifying_game(api: Api) -> None:
     await ok(api, tid, "stage", {"stage": "quarterfinal", "override": True})
     assert (await views(api, tid))["stage"]["stage"] == "quarterfinal"
     await assert_replay_equals_live(api, tid)
+
+
+async def test_a_classic_game_started_before_the_close_counts(api: Api) -> None:
+    """EPC 2009, EPC Classic Tournament: "The qualifying round ends at 3pm promptly". Player 12's
+    game on machine 3 started (the hall's queue) before the close: its one score still counts and
+    the tournament view says 1 game in progress until it is in; any other score is refused."""
+    tid = "close1"
+    await api.tournament(tid, "epc-classic", players=20, machines=8)
+    for action, body in (("join", {"player": "12"}), ("call", {}), ("start", {})):
+        assert (await api.post(f"/api/t/{tid}/queues/3/{action}", body)).status_code == 201
+    assert (await td(api, tid, "close", {})).status_code == 201
+    doc = (await views(api, tid))["tournament"]
+    assert (doc["closed"], doc["in_progress"]) == (True, 1)
+    other = await api.score(tid, 13, 3, 5_000)
+    assert other.status_code == 409 and other.json()["error"] == "qualifying_closed"
+    counted = await api.score(tid, 12, 3, 99_999)
+    assert counted.status_code == 201, counted.text
+    v = await views(api, tid)
+    assert "in_progress" not in v["tournament"]
+    assert v["classic"]["places"]["3"]["player"] == "12"
+    again = await api.score(tid, 12, 3, 100_000)
+    assert again.status_code == 409 and again.json()["error"] == "qualifying_closed"
+    await assert_replay_equals_live(api, tid)
+
+
+async def test_a_kids_game_started_before_the_close_counts(api: Api) -> None:
+    """EPC 2009, UK Pinball Kids Tournament: "At the close of the tournament each day"."""
+    tid = "close2"
+    await api.tournament(tid, "epc-kids", players=5, machines=1)
+    assert (await api.score(tid, 1, 1, 10_000)).status_code == 201
+    for action, body in (("join", {"player": "2"}), ("call", {}), ("start", {})):
+        assert (await api.post(f"/api/t/{tid}/queues/1/{action}", body)).status_code == 201
+    assert (await td(api, tid, "close", {})).status_code == 201
+    assert (await api.score(tid, 3, 1, 20_000)).status_code == 409
+    assert (await api.score(tid, 2, 1, 20_000)).status_code == 201
+    assert (await views(api, tid))["standings"]["rows"]["2"]["place"] == 1
+    await assert_replay_equals_live(api, tid)
