@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, TypeVar
 import click
 import httpx
 
+from display.http.lan import serve_urls
 from display.settings import Settings, demo_settings
 from display.types import Doc, FormatSettings, Json
 
@@ -75,9 +76,14 @@ def points_text(value: object) -> str:
     return str(value)
 
 
-def display_host(host: str) -> str:
-    """The host to print in URLs: 0.0.0.0 / :: listen everywhere, so show this machine's name."""
-    return socket.gethostname() if host in ("0.0.0.0", "::", "") else host
+def display_base(host: str, port: int, public_url: str | None = None) -> str:
+    """The base URL (no trailing slash) to print the demo's links with: ``public_url``
+    (``BACKGLASS_PUBLIC_URL``) when set; listening everywhere (0.0.0.0, ::), this machine's first
+    LAN address, which a phone on the venue's network reaches without a name server
+    (``display.http.lan.serve_urls``); else ``host`` itself."""
+    if public_url:
+        return public_url.rstrip("/")
+    return serve_urls(host, port)[0].rstrip("/")
 
 
 @dataclasses.dataclass
@@ -233,7 +239,7 @@ async def target(
         raise DemoError("The server stopped while starting.") from None
     try:
         password, note = signing_in(app, settings)
-        base = f"http://{display_host(host)}:{port}"
+        base = display_base(host, port, settings.public_url)
         yield Target(base, password, server, data_dir=settings.data_dir, password_note=note)
     finally:
         server.should_exit = True
