@@ -18,9 +18,9 @@ Id = Annotated[
 Name = Annotated[str, BeforeValidator(nfc_value), Field(min_length=1, max_length=80)]
 """A person's or machine's name, stored in NFC (``display.http.names``)."""
 TimeZone = Annotated[
-    str | None,
+    Annotated[str, Field(max_length=64)] | None,  # the length on the text: None has none (a 500)
     BeforeValidator(check_zone),
-    Field(None, max_length=64, description="the venue's IANA time zone; default the server's"),
+    Field(None, description="the venue's IANA time zone; default the server's"),
 ]
 
 

@@ -147,3 +147,12 @@ async def test_a_key_named_twice_is_refused_not_taken_last_wins(api: Api, b1: in
         refused(r, 400)
         assert "twice" in r.json()["message"]
     assert await version(api) == before
+
+
+async def test_a_null_time_zone_is_the_servers_not_a_500(api: Api) -> None:
+    """Found by the long fuzz run: the zone's length limit was applied to null too (a 500)."""
+    body = {"id": "tz0", "name": "Zones", "format": EPC, "settings": {}, "time_zone": None}
+    r = await api.post("/api/tournaments", body)
+    assert r.status_code == 201, r.text
+    r = await api.post("/api/tournaments", {**body, "id": "tz1", "time_zone": "x" * 70})
+    refused(r, 422)
