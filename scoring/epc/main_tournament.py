@@ -136,7 +136,8 @@ class MainTournament:
     key -> the machine it must be played on, where the TD named one. ``closed_standings``: the
     qualifying standings as the record that started the quarter-finals found them (or the TD's
     last ``reseed``), which the seeding is made from; None while qualifying runs. ``edits``: the
-    corrections and voids of stage games (``scoring.epc.stage_edits``).
+    corrections and voids of stage games (``scoring.epc.stage_edits``). ``withdrawn``: players
+    withdrawn from the tournament, never present for a quarter-final round.
     """
 
     qualifying: Tournament
@@ -152,6 +153,7 @@ class MainTournament:
     game_machines: Mapping[str, str] = field(default_factory=dict)
     closed_standings: Standings | None = None
     edits: StageEdits = field(default_factory=StageEdits)
+    withdrawn: frozenset[str] = frozenset()
 
     def stage_entry(self, seq: object) -> tuple[Entry, int] | None:
         """The stage score that record ``seq`` (a score or its correction) stands for and its
@@ -184,6 +186,8 @@ class MainTournament:
             second = second | {q for q in self.seeding.qualifiers[: self.config.group_size]}
         if self.round < 1:
             first = first | set(self.seeding.qualifiers[self.config.group_size :])
+        # a withdrawn player is a vacancy at once: the stand-by rule counts it directly
+        first, second = first - self.withdrawn, second - self.withdrawn
         return substitute(self.seeding, Registrations.of(first, second), self.config)
 
     @cached_property
@@ -496,6 +500,8 @@ def register(state: MainTournament, player: str, rnd: int, present: bool) -> Mai
         raise StageNotReady(f"Re-registration for round {rnd} has closed: the round has started.")
     size = state.config.group_size
     group = seeds.qualifiers[:size] if rnd == 2 else seeds.qualifiers[size:]
+    if player in state.withdrawn and present:
+        raise EntryNotAllowed(f"Player {player} has withdrawn and cannot be registered.")
     if player not in group and player not in seeds.standby:
         where = "a quarter-finalist of that round nor a stand-by"
         if player not in state.qualifying.players:

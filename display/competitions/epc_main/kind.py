@@ -63,7 +63,7 @@ from display.competitions.epc_main.records import (
     score_recorded,
     stage_edit,
 )
-from display.competitions.machines.kind import HALL_RECORDS, MACHINES
+from display.competitions.machines.kind import HALL_RECORDS, MACHINES, as_hall
 from display.types import Doc, FormatSettings, Record, Touched
 from scoring import EPC_QUALIFYING
 from scoring.epc.main_tournament import (
@@ -124,6 +124,10 @@ class EpcMainKind:
             raise SettingsError(f"The EPC main tournament has no record {kind!r}.")
         qualifying, touched = MACHINES.apply(state.qualifying, seq, record)
         check_qualifying_result_kept(state, qualifying)
+        if kind == "player_withdrawn":
+            withdrawn = frozenset(as_hall(qualifying).hall.withdrawn)
+            new = replace(state, qualifying=qualifying, withdrawn=withdrawn)
+            return new, touched | ({EVERY_VIEW} if state.stage != "qualifying" else set())
         return replace(state, qualifying=qualifying), touched
 
     def touched_by_game(self, state: MainTournament, machine: str) -> Touched:

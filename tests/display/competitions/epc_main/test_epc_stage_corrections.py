@@ -381,3 +381,24 @@ async def test_a_kids_game_started_before_the_close_counts(api: Api) -> None:
     assert (await api.score(tid, 2, 1, 20_000)).status_code == 201
     assert (await views(api, tid))["standings"]["rows"]["2"]["place"] == 1
     await assert_replay_equals_live(api, tid)
+
+
+async def test_a_withdrawn_player_is_not_registered_and_the_standby_fills_the_place(
+    api: Api,
+) -> None:
+    """EPC 2009, EPC Quarter-Finals: "the stand-by player ranked 33rd will fill the highest ranked
+    vacant position". Seed 7 withdraws after the close: they cannot be registered for round 1,
+    and the 9th (the first stand-by, registered) fills seed 7 when the round starts."""
+    tid = "wd1"
+    await qualified(api, tid, 12, SMALL)
+    await ok(api, tid, "stage", {"stage": "quarterfinal"})
+    gone = await api.post(f"/api/t/{tid}/players/7/withdraw", {"reason": "went home"})
+    assert gone.status_code == 201, gone.text
+    refused = await td(api, tid, "registrations", {"player": "7", "round": 1})
+    assert refused.status_code == 409, refused.text
+    assert refused.json()["message"] == "Player 7 has withdrawn and cannot be registered."
+    await register_all(api, tid, 1, [5, 6, 8, 9])
+    await ok(api, tid, "rounds", {"round": 1})
+    seed = (await views(api, tid))["quarterfinal"]["seeds"]["7"]
+    assert (seed["qualifier"], seed["player"], seed["replaced"]) == ("7", "9", True)
+    await assert_replay_equals_live(api, tid)
