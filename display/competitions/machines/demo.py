@@ -288,8 +288,11 @@ def longest(queues: Doc, names: dict[str, str], top: int = 5) -> str:
     return ", ".join(f"{names[m]} {q.get('count', 0)}" for m, q in ranked if q.get("count"))
 
 
-def banner(tgt: Target, tid: str, pin: str, plan: EpcPlan, pace: float | None) -> str:
-    """What the demo prints at start: the pages to open and the credentials."""
+def banner(
+    tgt: Target, tid: str, pin: str, plan: EpcPlan, pace: float | None, steward: str = STEWARD
+) -> str:
+    """What the demo prints at start: the pages to open and the credentials (``steward``, the
+    name ``pin`` was issued to)."""
     speed = "as fast as possible" if pace is None else f"a tick every ~{pace:g} s"
     lines = [
         f"Backglass demo: EPC qualifying {tid!r}: {len(plan.players)} players, "
@@ -299,7 +302,7 @@ def banner(tgt: Target, tid: str, pin: str, plan: EpcPlan, pace: float | None) -
         f"  {'Queue page:':15}{tgt.url}/t/{tid}/queue",
         f"  {'Audit log:':15}{tgt.url}/t/{tid}/audit",
         f"  {'TD password:':15}{tgt.td_password}{tgt.password_note}",
-        f"  {'Steward:':15}{STEWARD}, PIN {pin}",
+        f"  {'Steward:':15}{steward}, PIN {pin}",
     ]
     return "\n".join(lines)
 
@@ -527,14 +530,17 @@ async def run_epc(
         tid, played, new = await choose_tournament(client, tournament or "epc", plan, echo)
         with tgt.playing(tid) as other:
             await set_up(client, tid, plan)
-            pin = await client.sign_in_steward(tid, STEWARD)
+            # A demo beside one that plays signs in a steward of its own: a PIN issued again to
+            # the same name ends that name's sessions, the playing demo's among them.
+            steward = STEWARD if other is None else f"{STEWARD} 2"
+            pin = await client.sign_in_steward(tid, steward)
             crowd = min(
                 len(plan.players), max(len(plan.machines), round(machines * CROWD_PER_MACHINE))
             )
             sim = HallSim(plan, random.Random(seed), crowd, played)
             if not new:
                 echo(continued(tid, plan, sim, tgt.own_server is not None))
-            echo(banner(tgt, tid, pin, plan, None if fast else pace))
+            echo(banner(tgt, tid, pin, plan, None if fast else pace, steward))
             run = HallRun(client, tid, plan, sim, echo)
             run.result.how = "new" if new else "continued" if sim.left else "complete"
             if other is not None:
