@@ -142,12 +142,24 @@
 
   const ENTRY_TEXT = {
     retry: "Retrying the same entry — it will not be recorded twice.",
-    // a 503: the server says its score store could not keep it (docs/redis.md)
+    // a 503 store_unavailable: the server is certain its score store did not keep it (docs/redis.md)
     notSaved: "NOT SAVED — the server cannot store it right now",
+    // a 503 outcome_unknown (or a 500/502/504): the store may have kept it; the same key makes the resend safe
+    mayBeRecorded: "This may already be recorded — the server could not confirm it. Sending it again with the same key",
     unsure: "This entry may already be recorded. Submit it again to find out, or press Edit again to discard it.",
     resume: "This entry was being sent when the page closed. Submit it again — it will not be recorded twice.",
     signInAgain: " Sign in again, then submit.",
   };
+
+  /* What the phone says while it resends: NOT SAVED only when the server is certain nothing was
+   * recorded (503 store_unavailable, or a plain 503 from a full connection table); after a 503
+   * outcome_unknown or a 500/502/504 the entry may be recorded already, and the resend with the same
+   * Idempotency-Key gets the recorded answer or records it once (docs/redis.md, "Outcome unknown"). */
+  function retryText(text, res) {
+    if (!res) return "No answer from the server";
+    const unknown = res.status !== 503 || (res.data && res.data.error === "outcome_unknown");
+    return unknown ? text.mayBeRecorded : text.notSaved;
+  }
 
   /* The confirm screen's Edit and Submit for ``state.pending`` ({key, body, sent, ifMatch?, ...}, kept under
    * ``keys.pending``), sent with ``state.session``'s token (kept under ``keys.session``).
@@ -156,7 +168,7 @@
    *   recorded(pending, res)  the server recorded it (state.pending is already cleared)
    *   discarded()             Edit pressed (twice if it may be recorded): back to the form
    *   show(screen), renderConfirm()
-   *   text: {retry, notSaved, unsure, resume, signInAgain}  optional: the page's wording (ENTRY_TEXT else)
+   *   text: {retry, notSaved, mayBeRecorded, unsure, resume, signInAgain}  optional: the page's wording (ENTRY_TEXT else)
    * Returns resumed(): call it once the page is drawn, to say a reloaded entry is still pending. */
   function confirmation(state, keys, page) {
     const text = Object.assign({}, ENTRY_TEXT, page.text);
@@ -189,11 +201,7 @@
       const res = await submitOnce(page.url(pending), pending.body, pending.key, {
         token: () => state.session.token,
         ifMatch: pending.ifMatch,
-        onRetry: (attempt, res) => {
-          // NOT SAVED whenever the server answered and did not store it (503), or may not have (500)
-          const what = res && res.status <= 503 ? text.notSaved : "No answer from the server";
-          notice(what + " (try " + attempt + "). " + text.retry);
-        },
+        onRetry: (attempt, res) => notice(retryText(text, res) + " (try " + attempt + "). " + text.retry),
       });
       state.sending = false;
       notice("");

@@ -126,6 +126,10 @@
           } else if (!res.ok && res.status !== 503) {
             state.errors[machine] = res.message;
           }
+          if (res.status === 503 && attempt >= RETRIES) {
+            // the server's own words: "nothing was recorded" only when that is certain, else "may have been recorded"
+            state.errors[machine] = res.message;
+          }
           if (res.status !== 503 || attempt >= RETRIES) return res.ok;
         } catch (_) {
           if (attempt >= RETRIES) {

@@ -453,6 +453,7 @@
     renderConfirm: renderConfirm,
     text: {
       retry: "Retrying the same scores — they will not be recorded twice.",
+      mayBeRecorded: "These scores may already be recorded — the server could not confirm them. Sending them again with the same key",
       unsure: "These scores may already be recorded. Submit again to find out, or press Edit again to discard them.",
       resume: "These scores were being sent when the page closed. Submit again — they will not be recorded twice.",
       signInAgain: " Sign in again.",
