@@ -279,21 +279,30 @@
       if (data.player && data.player.trim() !== r.player) body.player = data.player.trim();
       if (data.machine && data.machine !== r.machine) body.machine = data.machine;
     }
-    const key = window.crypto && window.crypto.randomUUID ? window.crypto.randomUUID() : String(Date.now());
-    const res = await fetch(api + "/scores/" + r.seq + "/" + action, {
+    // one key per change: resent with it while the outcome is unknown (live.js writeOnce), and
+    // kept for the next press of the same change if it is still unknown, so it is recorded once
+    const editing = state.editing;
+    const fingerprint = action + " " + JSON.stringify(body);
+    if (!editing.key || editing.key.fingerprint !== fingerprint) editing.key = { fingerprint: fingerprint, value: B.newKey() };
+    const init = {
       method: "POST",
       headers: {
         "Content-Type": "application/json",
         Authorization: "Bearer " + state.session.token,
-        "Idempotency-Key": key,
-        "If-Match": '"' + state.editing.version + '"',
+        "Idempotency-Key": editing.key.value,
+        "If-Match": '"' + editing.version + '"',
       },
       body: JSON.stringify(body),
-    });
-    const answer = await res.json().catch(() => ({}));
-    if (!res.ok) {
-      problem.textContent = answer.message || "The server answered " + res.status + ".";
-      problem.hidden = false;
+    };
+    const say = (text) => {
+      problem.textContent = text;
+      problem.hidden = !text;
+    };
+    const out = await B.writeOnce(api + "/scores/" + r.seq + "/" + action, init, say);
+    const res = out.res;
+    if (!res || !res.ok) {
+      if (!out.unknown) editing.key = null; // refused: nothing recorded
+      say(res ? out.data.message || "The server answered " + res.status + "." : "No answer from the server, so this may have been recorded. Press again: it is recorded once.");
       return;
     }
     state.editing = null;

@@ -427,6 +427,51 @@
     fetch("/api/session", { method: "DELETE", headers: headers, keepalive: true }).catch(() => {});
   }
 
+  // what a page says before it resends a write whose outcome is unknown (docs/redis.md, "Outcome unknown")
+  const MAY_BE_RECORDED = "This may already be recorded — the server could not confirm it. Sending it again with the same key, so it counts once";
+  const RESEND_TRIES = 8;
+
+  /* Whether an answer leaves a write's outcome unknown: no answer (``res`` null), a 500/502/504,
+   * or a 503 ``outcome_unknown`` (Redis hung or lost mid-command). A 503 ``store_unavailable`` is
+   * certain: nothing was recorded. */
+  function outcomeUnknown(res, data) {
+    if (!res) return true;
+    if (res.status === 503) return Boolean(data && data.error === "outcome_unknown");
+    return res.status === 500 || res.status === 502 || res.status === 504;
+  }
+
+  /* A write recorded at most once: ``init`` (fetch's, carrying an Idempotency-Key header) is sent
+   * again, unchanged, while its outcome is unknown (``outcomeUnknown``), up to RESEND_TRIES times;
+   * ``onResend(text)`` is told before each resend, the text saying it may already be recorded and
+   * is sent again with the same key. Resolves {res, data, unknown}: the final answer (``res`` null
+   * when none came, ``data`` its JSON or {}), ``unknown`` whether it still leaves the outcome open. */
+  async function writeOnce(path, init, onResend) {
+    let res = null;
+    let data = {};
+    for (let attempt = 1; ; attempt++) {
+      try {
+        res = await fetch(path, init);
+        data = await res.json().catch(() => ({}));
+      } catch (_) {
+        res = null;
+        data = {};
+      }
+      const unknown = outcomeUnknown(res, data);
+      if (!unknown || attempt >= RESEND_TRIES) return { res: res, data: data, unknown: unknown };
+      if (onResend) onResend(MAY_BE_RECORDED + " (try " + (attempt + 1) + ")…");
+      await new Promise((resolve) => setTimeout(resolve, Math.min(500 * 2 ** (attempt - 1), 4000)));
+    }
+  }
+
+  /* A fresh Idempotency-Key (crypto.randomUUID needs a secure context; a plain-HTTP LAN has only
+   * getRandomValues). */
+  function newKey() {
+    if (global.crypto && typeof global.crypto.randomUUID === "function") return global.crypto.randomUUID();
+    const bytes = new Uint8Array(16);
+    global.crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
   function pageConfig() {
     const node = document.getElementById("page-config");
     return node ? JSON.parse(node.textContent) : {};
@@ -493,6 +538,9 @@
     showStatus: showStatus,
     pageConfig: pageConfig,
     endSession: endSession,
+    writeOnce: writeOnce,
+    outcomeUnknown: outcomeUnknown,
+    newKey: newKey,
     rowFlash: rowFlash,
     displayViews: {}, // display views that plug in from static/competitions/<competition>/views/<name>.js
   };

@@ -233,3 +233,67 @@ async def test_steward_sees_may_be_recorded_while_redis_hangs(
     finally:
         store.process.send_signal(signal.SIGCONT)
         store.stop()
+
+
+async def test_the_audit_page_resends_a_void_whose_outcome_is_unknown(
+    tmp_path: Path, new_page: NewPage
+) -> None:
+    """The TD's pages write through live.js ``writeOnce``: a void sent while Redis is stopped
+    (SIGSTOP) answers 503 outcome_unknown, the audit page says it may already be recorded and is
+    sent again with the same key (not a bare error to press again, with a new key), and once Redis
+    continues it shows the score voided; the log holds one void."""
+    store = EmbeddedRedis(tmp_path / "redis")
+    settings = Settings(
+        redis_url=store.start(),
+        data_dir=tmp_path / "data",
+        td_password=TD_PASSWORD,
+        heartbeat_seconds=1.0,
+    )
+    assert store.process is not None
+    try:
+        async with serve_on(settings, free_port()) as base:
+            api = Api(base)
+            api.http.timeout = 30
+            await api.sign_in_td()
+            await api.tournament("hv", EPC, players=2, machines=1)
+            seq = (await api.score("hv", 1, 1, 5_000)).json()["version"]
+            page = await new_page()
+            await page.goto(f"{base}/t/hv/audit")
+            row = page.locator(f'.audit-row[data-seq="{seq}"]')
+            await expect(row.locator(".what")).to_be_visible()
+            await page.click("#sign-in-toggle")
+            await page.fill("#signin-secret", TD_PASSWORD)
+            await page.click("#signin-submit")
+            await expect(page.locator("#who")).to_have_text("Signed in as TD")
+            await row.get_by_role("button", name="Void").click()
+            await row.locator('input[name="reason"]').fill("played twice")
+
+            answers: list[tuple[int, str | None]] = []
+            keys: set[str | None] = set()
+
+            async def on_response(response: Response) -> None:
+                request = response.request
+                if request.method == "POST" and request.url.endswith(f"/scores/{seq}/void"):
+                    keys.add(request.headers.get("idempotency-key"))
+                    answers.append((response.status, (await response.json()).get("error")))
+
+            page.on("response", on_response)
+            store.process.send_signal(signal.SIGSTOP)
+            try:
+                await row.get_by_role("button", name="Void this score").click()
+                problem = row.locator(".editor .error")
+                await expect(problem).to_contain_text("may already be recorded", timeout=20_000)
+                await expect(problem).to_contain_text("same key")
+                await until(lambda: bool(answers))
+                assert answers[0] == (503, "outcome_unknown"), answers
+            finally:
+                store.process.send_signal(signal.SIGCONT)
+            await expect(row).to_have_class(re.compile(r"\bvoided\b"), timeout=30_000)
+            await until(lambda: answers[-1][0] in (200, 201))
+            assert len(keys) == 1 and None not in keys  # every try sent the same key
+            log = (await api.http.get("/api/t/hv/log")).json()["records"]
+            assert [r["type"] for r in log].count("score_voided") == 1
+            await api.close()
+    finally:
+        store.process.send_signal(signal.SIGCONT)
+        store.stop()

@@ -45,24 +45,31 @@
     show("control-error", "");
     show("control-ok", "");
     try {
-      const res = await fetch("/api/t/" + encodeURIComponent(tid) + "/epc/" + path, {
+      const init = {
         method: "POST",
         headers: {
           "Content-Type": "application/json",
           Authorization: "Bearer " + localStorage.getItem(TOKEN),
-          "Idempotency-Key": "epc-" + Date.now() + "-" + Math.random().toString(36).slice(2),
+          "Idempotency-Key": B.newKey(),
         },
         body: JSON.stringify(payload),
-      });
-      const answer = await res.json().catch(() => ({}));
+      };
+      // an unknown outcome is resent with the same key until the server knows (live.js writeOnce)
+      const out = await B.writeOnce("/api/t/" + encodeURIComponent(tid) + "/epc/" + path, init, (text) => show("control-error", text));
+      const res = out.res;
+      if (!res) {
+        show("control-error", "The server did not answer, so this may have been recorded. Reload the page to see.");
+        return;
+      }
       if (res.status === 401) {
         localStorage.removeItem(TOKEN);
         render();
       }
-      if (!res.ok) show("control-error", answer.message || "The server refused (" + res.status + ").");
-      else show("control-ok", done || "Done.");
-    } catch (_) {
-      show("control-error", "The server did not answer; nothing may have been recorded. Try again.");
+      if (!res.ok) show("control-error", out.data.message || "The server refused (" + res.status + ").");
+      else {
+        show("control-error", "");
+        show("control-ok", done || "Done.");
+      }
     } finally {
       busy = false;
       render();

@@ -62,24 +62,19 @@
 
   /* ---------- HTTP ---------- */
 
-  async function post(path, body, key, version) {
+  /* POST with an Idempotency-Key (``key``, else a fresh one), resent with it while the outcome is
+   * unknown (live.js writeOnce; ``onResend(text)`` says so meanwhile). ``unknown``: the final
+   * answer still leaves open whether it was recorded, so pressing again must reuse the key. */
+  async function post(path, body, key, version, onResend) {
     const headers = { "Content-Type": "application/json", Authorization: "Bearer " + state.token };
-    if (key) headers["Idempotency-Key"] = key;
+    headers["Idempotency-Key"] = key || B.newKey();
     if (version !== undefined) headers["If-Match"] = '"' + version + '"';
-    let res;
-    try {
-      res = await fetch(path, { method: "POST", headers: headers, body: JSON.stringify(body), cache: "no-store" });
-    } catch (_) {
-      return { ok: false, status: 0, message: "No connection to the server. Press again: it is recorded once." };
-    }
-    let data = {};
-    try {
-      data = await res.json();
-    } catch (_) {
-      data = {};
-    }
+    const out = await B.writeOnce(path, { method: "POST", headers: headers, body: JSON.stringify(body), cache: "no-store" }, onResend);
+    const res = out.res;
+    if (!res) return { ok: false, status: 0, unknown: true, message: "No connection to the server. Press again: it is recorded once." };
+    const data = out.data;
     if (res.status === 401) signOut("Sign in again: " + (data.message || "the sign-in has expired."));
-    return { ok: res.ok, status: res.status, data: data, message: data.message || "The server answered " + res.status + "." };
+    return { ok: res.ok, status: res.status, unknown: out.unknown, data: data, message: data.message || "The server answered " + res.status + "." };
   }
 
   /* ---------- sign-in ---------- */
@@ -247,14 +242,15 @@
       state.key = { fingerprint: fingerprint, value: "adj-" + Date.now() + "-" + Math.random().toString(36).slice(2) };
     }
     $("adjust-submit").disabled = true;
-    const res = await post(request.path, request.body, state.key.value);
+    const res = await post(request.path, request.body, state.key.value, undefined, (text) => show($("adjust-error"), text));
     $("adjust-submit").disabled = false;
     if (!res.ok) {
-      if (res.status !== 0) state.key = null; // refused: nothing recorded, a new try is a new request
+      if (!res.unknown) state.key = null; // refused: nothing recorded, a new try is a new request
       show($("adjust-error"), res.message);
       return;
     }
     state.key = null;
+    show($("adjust-error"), "");
     show($("adjust-done"), "Recorded (version " + res.data.version + ").");
     for (const id of ["reason", "awarded", "agreed", "csv", "meet", "new-id", "new-name"]) $(id).value = "";
     for (const input of $("group").querySelectorAll("input")) input.value = "";
