@@ -394,7 +394,7 @@
     for (const [number, row] of rows) {
       const rowBand = row.band || null;
       if (cut && rowBand !== band && rowBand) {
-        items.push({ divider: true, band: rowBand, text: bandLabel(rowBand, cut) });
+        items.push({ divider: true, band: rowBand, text: bandLabel(rowBand, cut, doc.cut_tie) });
       }
       band = rowBand;
       items.push({ number: number, row: row, place: label(row) });
@@ -402,8 +402,15 @@
     return items;
   }
 
-  function bandLabel(band, cut) {
-    if (band === "qualified") return "Qualify · places 1–" + cut.qualify;
+  /* tie: the standings' cut_tie (scoring/cut_tie.py), players the line runs through; none of
+   * them is shown in the qualifying band until the TD's play-off settles it. */
+  function bandLabel(band, cut, tie) {
+    const last = tie ? tie.line - tie.places : cut.qualify;
+    if (band === "qualified") return "Qualify · " + (last === 1 ? "place 1" : "places 1–" + last);
+    if (band === "tie" && tie) {
+      const note = tie.note.charAt(0).toUpperCase() + tie.note.slice(1);
+      return note + (tie.places === 1 ? " · place " + tie.line : " · places " + (last + 1) + "–" + tie.line);
+    }
     if (band === "standby") {
       return "Standby · places " + (cut.qualify + 1) + "–" + (cut.qualify + cut.standby);
     }

@@ -49,7 +49,13 @@
     // a board without a cut setting (the Classic's) still bands its rows: say the band alone
     const places = (from, to) => (!cut ? "" : from === to ? "place " + from : "places " + from + "–" + to);
     const with_ = (words, from, to) => (cut ? words + " · " + places(from, to) : words);
-    if (band === "qualified") return with_(closed ? "Qualified" : "In the cut", 1, cut && cut.qualify);
+    // a tie the cut runs through (standings.cut_tie, scoring/cut_tie.py): none of it is in yet
+    const tie = (views().standings || {}).cut_tie;
+    const last = tie ? tie.line - tie.places : cut && cut.qualify;
+    if (band === "qualified") return with_(closed ? "Qualified" : "In the cut", 1, last);
+    if (band === "tie" && tie) {
+      return with_(tie.note.charAt(0).toUpperCase() + tie.note.slice(1), last + 1, tie.line);
+    }
     if (band === "standby") {
       return with_(closed ? "Standby" : "Standby places", cut && cut.qualify + 1, cut && cut.qualify + cut.standby);
     }

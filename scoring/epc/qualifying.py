@@ -25,11 +25,12 @@ Choices the text leaves open (docs/rules.md, "EPC 2009", Qualifying), each a fie
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, get_args
 
+from scoring.cut_tie import CutTie, settle_cut
 from scoring.errors import JokerAlreadyUsed, MachineAlreadyPlayed, TooManyMachines
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key, rank, tally
@@ -224,6 +225,23 @@ def _machines_played(tournament: Tournament, player: str) -> dict[str, int]:
                     firsts.append((entry.seq, machine))
                 counts[machine] = counts.get(machine, 0) + 1
     return {machine: counts[machine] for _, machine in sorted(firsts)}
+
+
+def cut_standings(
+    config: EpcConfig, standings: Standings, order: Sequence[str] = ()
+) -> tuple[Standings, CutTie | None]:
+    """The standings as the board shows them, and the tie at the cut that awaits a play-off (or
+    None). EPC 2009, EPC Qualifying: "The 32 highest ranked players then progress", so with
+    ``cut_ties="include"`` a tie the qualify line runs through (three players 31st= for two
+    places) is not three qualifiers: until the TD's play-off ``order`` (the main tournament's
+    ``playoffs["qualifying"]``) ranks them all, each is band ``"tie"``
+    (``scoring.cut_tie.settle_cut``); then the first of them take the places left and the rest
+    the band of the place after the line. With ``"exclude"`` the tie has already dropped whole.
+    """
+    if config.cut_ties != "include":
+        return standings, None
+    outside = cut_band(config.qualify + 1, config.qualify + 1, config)
+    return settle_cut(standings, config.qualify, order, "qualified", outside)
 
 
 EPC_QUALIFYING = EpcQualifying()

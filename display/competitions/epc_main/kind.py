@@ -64,8 +64,10 @@ from display.competitions.epc_main.records import (
     stage_edit,
 )
 from display.competitions.machines.kind import HALL_RECORDS, MACHINES, as_hall
+from display.competitions.machines.views import standings_view
 from display.types import Doc, FormatSettings, Record, Touched
 from scoring import EPC_QUALIFYING
+from scoring.cut_tie import CutTie
 from scoring.epc.main_tournament import (
     STAGE_SETTINGS,
     MainTournament,
@@ -76,8 +78,10 @@ from scoring.epc.main_tournament import (
     split_settings,
     with_settings,
 )
+from scoring.epc.qualifying import cut_standings
 from scoring.epc.side_tournaments import SideTournament
 from scoring.errors import SettingsError
+from scoring.model import Standings
 from scoring.tournament import new_tournament
 
 FORMAT = "epc-main"
@@ -128,6 +132,8 @@ class EpcMainKind:
             withdrawn = frozenset(as_hall(qualifying).hall.withdrawn)
             new = replace(state, qualifying=qualifying, withdrawn=withdrawn)
             return new, touched | ({EVERY_VIEW} if state.stage != "qualifying" else set())
+        if "standings" in touched:  # a tie at the cut is in the stage's words too
+            touched = {*touched, "stage"}
         return replace(state, qualifying=qualifying), touched
 
     def touched_by_game(self, state: MainTournament, machine: str) -> Touched:
@@ -171,6 +177,10 @@ class EpcMainKind:
             chosen = {k: getattr(state.config, f) for k, f in STAGE_SETTINGS.items()}
             settings = {**doc["settings"], **chosen}
             return {**doc, "format": FORMAT, "title": TITLE, "settings": settings}
+        if name == "standings":
+            standings, tie = _cut(state)
+            doc = standings_view(standings)
+            return {**doc, "cut_tie": stage_views.cut_tie_doc(tie)} if tie else doc
         if name == "stage":
             return stage_views.stage_view(state)
         if name == "quarterfinal":
@@ -184,6 +194,15 @@ class EpcMainKind:
         if name == "placings":
             return stage_views.placings_view(state)
         return MACHINES.view(state.qualifying, meta, name)
+
+
+def _cut(state: MainTournament) -> tuple[Standings, CutTie | None]:
+    """The qualifying standings with a tie at the cut banded "tie" until the TD's qualifying
+    play-off ranks it (EPC 2009, EPC Qualifying; ``scoring.epc.qualifying.cut_standings``)."""
+    qualifying = as_hall(state.qualifying)
+    return cut_standings(
+        qualifying.config, qualifying.standings, state.playoffs.get("qualifying", ())
+    )
 
 
 KIND = EpcMainKind()

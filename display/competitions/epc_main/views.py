@@ -21,11 +21,19 @@ from __future__ import annotations
 
 from display.competitions.docs import compact
 from display.types import Doc
+from scoring.cut_tie import CutTie
 from scoring.epc.main_tournament import GAME_KEYS, MainTournament
+from scoring.epc.qualifying import cut_standings
 from scoring.rounding import points_json
 
 GAME_ORDER = {"A": 1, "B": 2, "playoff": 1, "final": 2}
 PLACE_OFFSET = {"A": 0, "B": 0, "playoff": 4, "final": 0}
+
+
+def cut_tie_doc(tie: CutTie) -> Doc:
+    """``standings.cut_tie``: ``{"line", "places", "players": [..], "note"}``, the tie at the cut
+    awaiting the TD's play-off (``scoring.cut_tie``; EPC 2009, EPC Qualifying)."""
+    return {"line": tie.line, "places": tie.places, "players": list(tie.players), "note": tie.note}
 
 
 def stage_view(state: MainTournament) -> Doc:
@@ -42,6 +50,15 @@ def stage_view(state: MainTournament) -> Doc:
 def waiting(state: MainTournament) -> str:
     """What the next step needs, in a TD's words."""
     if state.stage == "qualifying":
+        standings = state.qualifying.standings
+        tie = cut_standings(
+            state.qualifying.config, standings, state.playoffs.get("qualifying", ())
+        )[1]
+        if tie is not None:
+            return (
+                f"Qualifying is running. {tie.note.capitalize()} (players "
+                f"{', '.join(tie.players)}): the TD records their play-off order."
+            )
         return "Qualifying is running; the TD closes it by starting the quarter-finals."
     if state.stage == "quarterfinal":
         qf = state.quarterfinal
