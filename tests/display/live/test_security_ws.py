@@ -6,6 +6,9 @@ look at websockets). Scripts and kiosks that send no ``Origin`` connect as befor
 from __future__ import annotations
 
 import dataclasses
+import socket
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 import websockets
@@ -17,16 +20,31 @@ from tests.utils import Api, receive, serve_in_loop, ws_url
 EPC = "epc-qualifying"
 
 
+def dial(url: str, headers: dict[str, str]) -> tuple[str, dict[str, Any]]:
+    """(URI, connect options) for a handshake to ``url``'s server sending ``headers``. A ``Host``
+    among them goes in the URI, over a socket to the real server: the client sends one Host (a
+    second one is refused as such, RFC 9110 5.3, which is not what these tests are about)."""
+    rest = dict(headers)
+    host = rest.pop("Host", None)
+    if host is None:
+        return url, {"additional_headers": rest}
+    parts = urlsplit(url)
+    sock = socket.create_connection((parts.hostname, parts.port))
+    return urlunsplit(parts._replace(netloc=host)), {"additional_headers": rest, "sock": sock}
+
+
 async def refused(url: str, headers: dict[str, str]) -> int:
     """The HTTP status of a refused handshake; fails the test if the socket opens."""
+    uri, options = dial(url, headers)
     with pytest.raises(InvalidStatus) as caught:
-        async with websockets.connect(url, additional_headers=headers):
+        async with websockets.connect(uri, **options):
             pass
     return caught.value.response.status_code
 
 
 async def snapshot(url: str, headers: dict[str, str]) -> dict[str, object]:
-    async with websockets.connect(url, additional_headers=headers) as ws:
+    uri, options = dial(url, headers)
+    async with websockets.connect(uri, **options) as ws:
         return await receive(ws)
 
 
@@ -59,6 +77,10 @@ async def test_a_foreign_host_is_refused_and_an_ip_address_is_not(api: Api, serv
     assert await refused(url, {"Host": "evil.example"}) == 403
     lan = {"Host": "192.168.1.10:8000", "Origin": "http://192.168.1.10:8000"}
     assert (await snapshot(url, lan))["type"] == "snapshot"
+    with pytest.raises(InvalidStatus) as twice:  # the client's own Host and this one: two
+        async with websockets.connect(url, additional_headers={"Host": "192.168.1.10:8000"}):
+            pass
+    assert twice.value.response.status_code == 403
 
 
 async def test_allowed_origins_and_hosts_are_honoured(api: Api, settings: Settings) -> None:
