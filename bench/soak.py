@@ -2,6 +2,7 @@
 nothing acknowledged was lost (issue 6, "Faults"). See bench/README.md, "Kill and restart soak".
 
     scripts/soak                     100 trials, about 5 s each on a quiet 2-core machine
+    scripts/soak --trials 1000 --jobs 4    trials 4 at a time, each in a process of its own
     scripts/soak --trials 10 --seed 3
     scripts/soak --redis-args '--appendonly no'    what the soak catches (it must fail)
 
@@ -11,15 +12,19 @@ players, ``MACHINES`` machines, ``GAMES`` distinct machines each, so any order o
 valid); ``PUSHERS`` httpx clients, each on its own connection, push steward scores as fast as the
 answers come, every push with its own ``Idempotency-Key``. At a random moment (after a random
 delay, or right after a random number of 2xx answers: an acknowledgement given before the write
-was persisted dies with the process) the server's process group gets SIGKILL, and in about half the
-trials its embedded Redis too. The server is started again on the same data; then:
+was persisted dies with the process) the server's process group gets SIGKILL; in a third of the
+trials ("redis") its embedded Redis too, and in a third ("hung") Redis is first stopped (SIGSTOP)
+for up to ``MAX_HANG`` s, so pushes wait in its socket, then the server is killed and Redis
+continued (it runs the dead server's queued appends). The server is started again on the same
+data; then:
 
 (a) every push answered 2xx is in the log at the version it was given, with the same record;
 (b) the views the server shows equal a replay of the whole log from scratch (``LiveTournament``) and
     its standings equal the pure engine's from-scratch ``scoring.tournament.rebuild``;
-(c) every push answered or in flight, sent again with its key and body (as ``static/entry.js``
-    does), gets its first answer back with ``Idempotent-Replayed: true`` if it had landed, and the
-    log grows by exactly the pushes that had not; then (b) again.
+(c) every push answered or in flight (no answer, or 503 ``outcome_unknown``), sent again with its
+    key and body (as ``static/entry.js`` does, again while the answer is a 503), gets its first
+    answer back with ``Idempotent-Replayed: true`` if it had landed, and the log grows by exactly
+    the pushes that had not; then (b) again.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import sys
 import tempfile
 import time
 from collections import deque
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -51,6 +57,11 @@ PLAYERS, MACHINES, GAMES = 60, 12, 6
 PUSHERS = 6
 MAX_DELAY = 1.0
 """Seconds: a timed kill comes after a delay drawn from 0..MAX_DELAY after the load starts."""
+MAX_HANG = 2.0
+"""Seconds Redis stays stopped before the server is killed, in a "hung" trial (from 0.1..MAX_HANG)."""
+MODES = ("server", "redis", "hung")
+"""What a trial kills: the server; the server and Redis; Redis stopped (SIGSTOP), then the server
+killed and Redis continued. On an external Redis (never killed or stopped) only "server"."""
 MAX_ACKS = 150
 """An ack-triggered kill comes right after the n-th 2xx answer, n drawn from 1..MAX_ACKS."""
 RESULTS = ROOT / "bench" / "results"
@@ -95,12 +106,29 @@ async def load_and_kill(
     acks_wanted = rng.randint(1, MAX_ACKS) if trial.kill_mode == "ack" else None
     acks = 0
 
+    struck = asyncio.Event()  # the moment: a hung trial stops Redis then, and kills a little later
+
     def kill() -> None:
         # Synchronous, inside the loop: no pusher runs meanwhile, so none starts a push after it.
-        if not killed.is_set():
+        if trial.redis_hung:
+            struck.set()
+        elif not killed.is_set():
             trial.load_done_before_kill = all(task.done() for task in tasks)
             rig.kill(trial.redis_killed)
             killed.set()
+
+    async def hang_then_kill() -> None:
+        """SIGSTOP Redis, let pushes pile up in its socket for a while (under the server's 5 s
+        Redis timeout, so none is answered), SIGKILL the server, SIGCONT Redis: it then runs the
+        dead server's queued appends, which nobody was answered for."""
+        rig.hang_redis(True)
+        try:
+            await asyncio.sleep(rng.uniform(0.1, MAX_HANG))
+            trial.load_done_before_kill = all(task.done() for task in tasks)
+            rig.kill(False)
+        finally:
+            rig.hang_redis(False)
+        killed.set()
 
     async def pusher() -> None:
         nonlocal acks
@@ -122,8 +150,11 @@ async def load_and_kill(
     tasks = [asyncio.create_task(pusher()) for _ in range(PUSHERS)]
     delay = rng.uniform(0, MAX_DELAY) if acks_wanted is None else 30.0
     with contextlib.suppress(TimeoutError):
-        await asyncio.wait_for(killed.wait(), delay)
-    kill()
+        await asyncio.wait_for((struck if trial.redis_hung else killed).wait(), delay)
+    if trial.redis_hung:
+        await hang_then_kill()
+    else:
+        kill()
     await asyncio.gather(*tasks)
     return answers
 
@@ -135,14 +166,17 @@ async def run_trial(
     redis_url: str | None = None,
     redis_args: str = "",
     kill_mode: str | None = None,
-    kill_redis: bool | None = None,
+    what: str | None = None,
 ) -> Trial:
-    """One kill-and-restart trial in ``work/trial-<number>``; the kill's moment and kind are drawn
-    from ``rng`` unless given. Raises only for a broken setup; failed checks are ``problems``."""
+    """One kill-and-restart trial in ``work/trial-<number>``; the kill's moment (``kill_mode``:
+    "time" or "ack") and what it kills (``what``, one of ``MODES``) are drawn from ``rng`` unless
+    given. Raises only for a broken setup; failed checks are ``problems``."""
     rig = Rig(work / f"trial-{number}", redis_url, redis_args)
     mode = kill_mode or rng.choice(["time", "ack"])
-    with_redis = rig.can_kill_redis and (rng.random() < 0.5 if kill_redis is None else kill_redis)
-    trial = Trial(number, mode, with_redis)
+    drawn = what or rng.choice(MODES)
+    if not rig.can_kill_redis:
+        drawn = "server"
+    trial = Trial(number, mode, drawn == "redis", redis_hung=drawn == "hung")
     try:
         await rig.start()
         async with httpx.AsyncClient(base_url=rig.url, timeout=10) as http:
@@ -168,18 +202,31 @@ def summary(trials: list[Trial]) -> dict[str, Any]:
     total = {
         name: sum(getattr(t, name) for t in trials)
         for name in ("sent", "acknowledged", "in_flight", "landed_unanswered", "lost",
-                     "replay_mismatches", "appended_twice", "retry_answer_differs", "refused")
+                     "replay_mismatches", "appended_twice", "retry_answer_differs", "refused",
+                     "retried_503")
     }  # fmt: skip
     came_back = [t for t in trials if not math.isnan(t.restart_seconds)]
     restarts = {
         "all": [t.restart_seconds for t in came_back],
-        "server": [t.restart_seconds for t in came_back if not t.redis_killed],
-        "with_redis": [t.restart_seconds for t in came_back if t.redis_killed],
+        **{mode: [t.restart_seconds for t in came_back if t.mode == mode] for mode in MODES},
+    }
+    counted = ("acknowledged", "in_flight", "landed_unanswered", "lost", "appended_twice",
+               "retried_503")  # fmt: skip
+    by_mode = {
+        mode: {
+            "trials": len(group),
+            "failed": sum(not t.ok for t in group),
+            **{name: sum(getattr(t, name) for t in group) for name in counted},
+        }
+        for mode in MODES
+        if (group := [t for t in trials if t.mode == mode])
     }
     return {
         "trials": len(trials),
         "failed": sum(not t.ok for t in trials),
+        "by_mode": by_mode,
         "redis_killed": sum(t.redis_killed for t in trials),
+        "redis_hung": sum(t.redis_hung for t in trials),
         "ack_kills": sum(t.kill_mode == "ack" for t in trials),
         "load_done_before_kill": sum(t.load_done_before_kill for t in trials),
         **total,
@@ -198,7 +245,7 @@ def report(s: dict[str, Any], described: str) -> str:
         return f"median {r[k]['p50']:.2f} s, p95 {r[k]['p95']:.2f} s"
 
     rows = [
-        ("trials run", s["trials"], f"Redis killed too in {s['redis_killed']}; "
+        ("trials run", s["trials"], f"Redis killed too in {s['redis_killed']}, hung in {s['redis_hung']}; "
          f"{s['ack_kills']} killed right after an ack, the rest after a random delay"),
         ("load over before the kill", s["load_done_before_kill"], "trials whose kill hit no push"),
         ("pushes sent", s["sent"], ""),
@@ -210,31 +257,64 @@ def report(s: dict[str, Any], described: str) -> str:
         ("retries appended twice", s["appended_twice"], "must be 0"),
         ("retries answered otherwise", s["retry_answer_differs"], "must be 0"),
         ("refused before the kill", s["refused"], "must be 0"),
+        ("retries answered 503 first", s["retried_503"], "then resent with the key until known"),
     ]  # fmt: skip
     lines = [f"soak: {described}"]
     lines += [f"  {name:<28}{value:>8}   {note}".rstrip() for name, value, note in rows]
     lines.append(f"  {'restart (spawn -> serving)':<28}{'':>8}   {times('all')}")
     lines.append(f"  {'  server only':<28}{'':>8}   {times('server')}")
-    lines.append(f"  {'  server and Redis':<28}{'':>8}   {times('with_redis')}")
+    lines.append(f"  {'  server and Redis':<28}{'':>8}   {times('redis')}")
+    lines.append(f"  {'  Redis hung, server':<28}{'':>8}   {times('hung')}")
+    lines.append(
+        "  by mode         trials  failed   acked  in flight (landed)  lost  twice  503 first"
+    )
+    for mode, m in s["by_mode"].items():
+        lines.append(
+            f"  {mode:<14}{m['trials']:>7}{m['failed']:>8}{m['acknowledged']:>8}{m['in_flight']:>11}"
+            f" ({m['landed_unanswered']:>5}){m['lost']:>7}{m['appended_twice']:>7}{m['retried_503']:>11}"
+        )
+    if "wall_seconds" in s and s["trials"]:
+        wall = s["wall_seconds"]
+        lines.append(
+            f"  wall time {wall:.0f} s: {wall / s['trials']:.2f} s a trial "
+            f"(1,000 trials: about {wall / s['trials'] * 1000 / 60:.0f} min)"
+        )
     lines.append(f"  trials that lost or broke anything: {s['failed']}")
     return "\n".join(lines)
 
 
-async def soak(opts: argparse.Namespace, work: Path) -> list[Trial]:
+def one_trial(work: Path, number: int, seed: int, redis_url: str | None, redis_args: str) -> Trial:
+    """Trial ``number`` of the run seeded ``seed``, in a process of its own (``--jobs``): its draws
+    depend on the seed and the number only, whichever process runs it."""
+    rng = random.Random(seed * 1_000_003 + number)
+    return asyncio.run(run_trial(work, number, rng, redis_url, redis_args))
+
+
+def print_trial(trial: Trial) -> None:
+    more = f" (+{len(trial.problems) - 1} more)" if len(trial.problems) > 1 else ""
+    flag = "ok" if trial.ok else f"FAILED: {trial.problems[0][:160]}{more}"
+    print(
+        f"trial {trial.number:>4}: {trial.kill_mode:<4} kill {trial.mode:<6}"
+        f"  acked {trial.acknowledged:>3}  in flight {trial.in_flight:>2}"
+        f"  restart {trial.restart_seconds:.2f} s  {flag}",
+        flush=True,
+    )
+
+
+def soak(opts: argparse.Namespace, work: Path) -> list[Trial]:
+    """``opts.trials`` trials, ``opts.jobs`` at a time, each in a process of its own on its own
+    data directory and port; printed as they finish, returned in trial order."""
     trials = []
-    for number in range(opts.trials):
-        rng = random.Random(opts.seed * 1_000_003 + number)
-        trial = await run_trial(work, number, rng, opts.redis_url, opts.redis_args)
-        trials.append(trial)
-        more = f" (+{len(trial.problems) - 1} more)" if len(trial.problems) > 1 else ""
-        flag = "ok" if trial.ok else f"FAILED: {trial.problems[0][:160]}{more}"
-        print(
-            f"trial {number:>3}: {trial.kill_mode:<4} kill{' +redis' if trial.redis_killed else ''}"
-            f"  acked {trial.acknowledged:>3}  in flight {trial.in_flight}"
-            f"  restart {trial.restart_seconds:.2f} s  {flag}",
-            flush=True,
-        )
-    return trials
+    with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
+        futures = [
+            pool.submit(one_trial, work, n, opts.seed, opts.redis_url, opts.redis_args)
+            for n in range(opts.trials)
+        ]
+        for future in as_completed(futures):
+            trial = future.result()
+            print_trial(trial)
+            trials.append(trial)
+    return sorted(trials, key=lambda t: t.number)
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -254,6 +334,12 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
         help="run the rig's own redis-server with these extra arguments instead "
         "(e.g. '--appendonly no': the soak must then fail)",
     )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="trials at a time, each in a process of its own (own data dir and port); default 1",
+    )
     p.add_argument("--keep-tmp", action="store_true", help="keep the data dirs and logs")
     return p.parse_args(argv)
 
@@ -270,17 +356,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     described = (
         f"seed {opts.seed}, {PUSHERS} pushers, {FORMAT} {PLAYERS} players x {MACHINES} machines, "
-        f"{redis_text}"
+        f"{redis_text}, {opts.jobs} at a time"
     )
     load_start = os.getloadavg()[0]  # other work on the machine slows restarts: say how much
     try:
-        trials = asyncio.run(soak(opts, work))
+        began = time.perf_counter()
+        trials = soak(opts, work)
+        wall = time.perf_counter() - began
     finally:
         if opts.keep_tmp:
             print(f"data and logs kept in {work}")
         else:
             shutil.rmtree(work, ignore_errors=True)
     s = summary(trials)
+    s["wall_seconds"] = wall
     s["load_average"] = {"start": load_start, "end": os.getloadavg()[0]}
     described += (
         f"; load average {load_start:.1f} at the start, {s['load_average']['end']:.1f} at the end"

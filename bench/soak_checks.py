@@ -3,6 +3,7 @@ acknowledged lost, (b) the views equal a replay of the log, (c) a retried push a
 
 from __future__ import annotations
 
+import asyncio
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +52,9 @@ class Trial:
     number: int
     kill_mode: str  # "time": after a random delay; "ack": right after the n-th 2xx answer
     redis_killed: bool
+    redis_hung: bool = (
+        False  # Redis stopped (SIGSTOP) under load, the server killed, Redis continued
+    )
     sent: int = 0
     acknowledged: int = 0
     in_flight: int = 0
@@ -60,6 +64,9 @@ class Trial:
     appended_twice: int = 0
     retry_answer_differs: int = 0
     refused: int = 0
+    retried_503: int = (
+        0  # retries in (c) answered 503 at first (outcome_unknown, store_unavailable), then settled
+    )
     load_done_before_kill: bool = False
     restart_seconds: float = math.nan
     problems: list[str] = field(default_factory=list)
@@ -68,10 +75,51 @@ class Trial:
     def ok(self) -> bool:
         return not self.problems
 
+    @property
+    def mode(self) -> str:
+        """What was killed: "server", "redis" (the server and Redis), "hung" (Redis stopped, the
+        server killed, Redis continued)."""
+        return "hung" if self.redis_hung else "redis" if self.redis_killed else "server"
+
+
+RETRY_503_SECONDS = 30.0
+"""(c) resends a push answered 503 (store_unavailable, outcome_unknown) with its key, as every
+first-party client does (static/entry.js), for this long before calling it refused."""
+
+
+def outcome_unknown(answer: Answer) -> bool:
+    """No answer, or a 503 ``outcome_unknown``: it may or may not have been recorded (in flight)."""
+    if answer.status is None:
+        return True
+    body = answer.body
+    return (
+        answer.status == 503 and isinstance(body, dict) and body.get("error") == "outcome_unknown"
+    )
+
 
 async def send(http: httpx.AsyncClient, push: Push) -> httpx.Response:
     headers = {"Idempotency-Key": push.key, "Content-Type": "application/json"}
     return await http.post(SCORES, content=push.body, headers=headers)
+
+
+async def send_until_known(http: httpx.AsyncClient, push: Push, trial: Trial) -> httpx.Response:
+    """``send``, again with the same key while the answer is a 503 saying the store is not ready
+    (``store_unavailable``) or the outcome is unknown (``outcome_unknown``: a Redis that was just
+    continued may still be running what it had queued), for up to ``RETRY_503_SECONDS``; the
+    client's duty by docs/redis.md ("Outcome unknown"). ``trial.retried_503`` counts such pushes."""
+    deadline = asyncio.get_running_loop().time() + RETRY_503_SECONDS
+    counted = False
+    while True:
+        response = await send(http, push)
+        body = json_of(response)
+        error = body.get("error") if isinstance(body, dict) else None
+        waiting = response.status_code == 503 and error in ("outcome_unknown", "store_unavailable")
+        if not waiting or asyncio.get_running_loop().time() > deadline:
+            return response
+        if not counted:
+            trial.retried_503 += 1
+            counted = True
+        await asyncio.sleep(0.2)
 
 
 def json_of(response: httpx.Response) -> Any:
@@ -134,9 +182,9 @@ async def check_replay(
 async def check(http: httpx.AsyncClient, answers: list[Answer], trial: Trial) -> None:
     """Checks (a), (b) and (c) of the module docstring, on the restarted server."""
     acked = [a for a in answers if a.status is not None and 200 <= a.status < 300]
-    unanswered = [a for a in answers if a.status is None]
+    unanswered = [a for a in answers if outcome_unknown(a)]
     for a in answers:
-        if a.status is not None and not 200 <= a.status < 300:
+        if a.status is not None and not 200 <= a.status < 300 and not outcome_unknown(a):
             trial.refused += 1
             trial.problems.append(f"push {a.push.key} refused before the kill: {a.status} {a.body}")
     trial.sent, trial.acknowledged, trial.in_flight = len(answers), len(acked), len(unanswered)
@@ -167,9 +215,9 @@ async def check(http: httpx.AsyncClient, answers: list[Answer], trial: Trial) ->
     await check_replay(http, log, trial)  # (b)
     fresh = 0  # (c)
     for a in acked + unanswered:
-        response = await send(http, a.push)
+        response = await send_until_known(http, a.push, trial)
         again, replayed = json_of(response), response.headers.get("idempotent-replayed") == "true"
-        first = a.body["version"] if a.status is not None else landed[a.push.key]
+        first = landed[a.push.key] if outcome_unknown(a) else a.body["version"]
         if not response.is_success:
             trial.problems.append(f"retry of {a.push.key} refused: {response.status_code} {again}")
         elif first is None:
@@ -177,7 +225,7 @@ async def check(http: httpx.AsyncClient, answers: list[Answer], trial: Trial) ->
         elif not replayed or again["version"] != first:
             trial.appended_twice += 1
             trial.problems.append(f"retry of {a.push.key} (version {first}) answered {again}")
-        elif a.status is not None and again != a.body:
+        elif not outcome_unknown(a) and again != a.body:
             trial.retry_answer_differs += 1
             trial.problems.append(f"retry of {a.push.key} answered {again}, first {a.body}")
     grown = await read_log(http)

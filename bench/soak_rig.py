@@ -150,17 +150,38 @@ class Rig:
         elif with_redis and not self._signal_embedded(signal.SIGKILL):
             raise RuntimeError(f"no embedded Redis to kill under {self.data}")
 
-    def _signal_embedded(self, sig: int) -> bool:
-        """Signal the embedded Redis named by ``redis.pid`` and wait until it is gone, only if it
-        is the one serving this rig's socket (a stale pid file may name a reused pid). Its
-        ``cmdline`` is the title Redis gives itself: ``redis-server unixsocket:<path>``."""
+    def hang_redis(self, hung: bool) -> None:
+        """SIGSTOP (``hung``) or SIGCONT the rig's Redis (own or embedded): a stopped Redis keeps
+        its sockets, so commands sent meanwhile wait in them and run when it continues."""
+        sig = signal.SIGSTOP if hung else signal.SIGCONT
+        if self.own is not None and self.own.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.own.process.pid, sig)
+        elif self.own is None and (pid := self._embedded_pid()) is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+        elif hung:
+            raise RuntimeError(f"no Redis to stop under {self.work}")
+
+    def _embedded_pid(self) -> int | None:
+        """The embedded Redis named by ``redis.pid``, only if it is the one serving this rig's
+        socket (a stale pid file may name a reused pid). Its ``cmdline`` is the title Redis gives
+        itself: ``redis-server unixsocket:<path>``."""
         try:
             pid = int((self.data / "redis.pid").read_text())
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
         except (FileNotFoundError, ValueError):
-            return False
+            return None
         if b"redis-server" not in cmdline or str(self.data / "redis.sock").encode() not in cmdline:
+            return None
+        return pid
+
+    def _signal_embedded(self, sig: int) -> bool:
+        """Signal the embedded Redis (``_embedded_pid``) and wait until it is gone."""
+        if (pid := self._embedded_pid()) is None:
             return False
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGCONT)  # a stopped process would not act on SIGTERM
         _signal_and_wait(pid, sig)
         return True
 
@@ -171,6 +192,7 @@ class Rig:
             self.server.process.wait()  # reaped by stop_group; this only records it
             self.server = None
         if self.own is not None:
+            self.hang_redis(False)  # a stopped Redis would not act on SIGTERM
             self.own.stop()
         elif self.external is None:
             self._signal_embedded(signal.SIGTERM)
