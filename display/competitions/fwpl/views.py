@@ -23,6 +23,7 @@ from fractions import Fraction
 from display.competitions.docs import compact
 from display.competitions.fwpl.state import FORMAT, TITLE, settings_of
 from display.types import Doc
+from scoring.cut_tie import tie_at_cut
 from scoring.errors import SettingsError
 from scoring.fwpl import playoff_sizes
 from scoring.fwpl.bracket import cut_ties
@@ -117,13 +118,32 @@ def _cut(league: League, ranked: int) -> Doc:
     }
 
 
+def _tie_notes(cut: Doc, rows: list[tuple[str, int | None]]) -> None:
+    """Give each projected division line that runs through equal places its ``tie``:
+    ``{"place", "places", "players", "note"}`` ("tie at the cut: play-off for 1 place"), so the
+    page draws the line above the tied run instead of between two equal rows (FWPL 6.1: "Ties
+    will be settled by single ball play on a random machine"; ``scoring.cut_tie``)."""
+    line = 0
+    for division in sorted(cut["divisions"].values(), key=lambda d: d["order"]):
+        line += division["size"]
+        tie = tie_at_cut(rows, line)
+        if tie is not None:
+            division["tie"] = {
+                "place": tie.place,
+                "places": tie.places,
+                "players": list(tie.players),
+                "note": tie.note,
+            }
+
+
 def season_view(league: League) -> Doc:
     """``season``: the season table (FWPL 3.3, 2.4, 2.5, 4.3): place, points (exact, published to
     2 decimals), nights played, countable forfeits, absence credit, status (``active``,
     ``forfeited``, ``wiped``), position on next week's ladder, points by week; once the playoffs
     start, each qualifier's division and seed (6.1). ``cut``: the playoff divisions (projected
-    from the table's size until the playoffs start, FWPL 6.1) and ``ties``, the equal-points
-    runs a line runs through, whose single-ball play-off order the TD gives when starting the
+    from the table's size until the playoffs start, FWPL 6.1; a division whose line runs
+    through equal places has ``tie``, see ``_tie_notes``) and ``ties``, the equal-points runs a
+    line runs through, whose single-ball play-off order the TD gives when starting the
     playoffs."""
     standings = league.standings()
     ladder = {p: n for n, p in enumerate(standings.next_ladder, start=1)}
@@ -159,6 +179,7 @@ def season_view(league: League) -> Doc:
         ties = cut_ties(league)
         if ties:
             cut["ties"] = [list(run) for run in ties]
+        _tie_notes(cut, [(row.player, row.place) for row in standings.rows])
     return {"week": len(league.nights), "weeks": league.weeks, "rows": rows, "cut": cut}
 
 

@@ -115,19 +115,29 @@
     const rows = seasonRows(doc);
     const label = B.placeLabels(rows);
     const cut = Object.entries((doc.cut || {}).divisions || {}).sort(([, a], [, b]) => a.order - b.order);
+    // rows above a line -> its words. A line through equal places (info.tie, FWPL 6.1) is drawn
+    // above the tied run with the tie's note: none of those players is in until their play-off.
     const lines = new Map();
+    const tied = new Set();
     let seats = 0;
     for (const [division, info] of cut) {
       seats += info.size;
-      lines.set(seats, division);
+      const name = (doc.cut.final ? "Division " : "Playoffs · division ") + division;
+      if (info.tie) {
+        lines.set(info.tie.place - 1, name + " · " + info.tie.note + " (" + info.tie.players.join(", ") + ")");
+        info.tie.players.forEach((p) => tied.add(p));
+      } else {
+        lines.set(seats, name);
+      }
     }
+    const cutLine = (text) => el("li", { class: "cut-line" + (text.includes(" · tie at the cut") ? " cut-tie" : "") }, "▲ " + text);
     const out = [el("h1", {}, "Season · week " + doc.week + " of " + doc.weeks)];
     const list = el("ol", { class: "season", "aria-label": "Season table" });
     rows.forEach(([player, row], index) => {
       const weeks = Object.entries(row.weeks || {}).sort(([a], [b]) => a - b);
       const item = el(
         "li",
-        { class: "season-row" + mine(player) + (typeof row.place === "number" ? "" : " unranked"), dataset: { player: player } },
+        { class: "season-row" + mine(player) + (typeof row.place === "number" ? "" : " unranked") + (tied.has(player) ? " tied-cut" : ""), dataset: { player: player } },
         el(
           "button",
           { type: "button", class: "season-line", "aria-expanded": open === player ? "true" : "false", onclick: () => { open = open === player ? null : player; render(); } },
@@ -144,10 +154,9 @@
             )
           : null
       );
+      if (index === 0 && lines.has(0)) list.append(cutLine(lines.get(0)));
       list.append(item);
-      if (lines.has(index + 1) && index + 1 < rows.length) {
-        list.append(el("li", { class: "cut-line" }, "▲ " + (doc.cut.final ? "Division " : "Playoffs · division ") + lines.get(index + 1)));
-      }
+      if (lines.has(index + 1) && index + 1 < rows.length) list.append(cutLine(lines.get(index + 1)));
     });
     out.push(list);
     return out;

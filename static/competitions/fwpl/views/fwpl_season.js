@@ -32,9 +32,20 @@
       const label = (doc.cut.final ? "Division " : "Playoffs · division ") + name + " · top " + division.size;
       out.push({ line: true, text: label, name: name });
       seats += division.size;
-      while (index < rows.length && (rows[index][1].division ? rows[index][1].division === name : index < seats)) {
+      // a line through equal places (division.tie, FWPL 6.1): the tied run goes under its own
+      // line, none of it inside the division until the single-ball play-off
+      const tie = division.tie;
+      const upTo = tie ? tie.place - 1 : seats;
+      while (index < rows.length && (rows[index][1].division ? rows[index][1].division === name : index < upTo)) {
         out.push({ number: rows[index][0], row: rows[index][1], division: name });
         index++;
+      }
+      if (tie) {
+        const note = tie.note.charAt(0).toUpperCase() + tie.note.slice(1);
+        out.push({ line: true, text: note + " · " + tie.players.join(", "), tie: true });
+        for (const end = index + tie.players.length; index < end && index < rows.length; index++) {
+          out.push({ number: rows[index][0], row: rows[index][1], tie: true });
+        }
       }
     }
     if (divisions.length && index < rows.length) out.push({ line: true, text: "Season only", out: true });
@@ -74,7 +85,7 @@
   function rowNode(ctx, views, item, weeks, labels) {
     const el = ctx.el;
     if (item.line) {
-      return el("div", { class: "fwpl-line" + (item.out ? " out" : " div-" + item.name) }, el("span", {}, item.text));
+      return el("div", { class: "fwpl-line" + (item.out ? " out" : item.tie ? " tie" : " div-" + item.name) }, el("span", {}, item.text));
     }
     const row = item.row;
     const ranked = typeof row.place === "number";
