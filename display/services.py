@@ -23,6 +23,7 @@ from display import competitions
 from display.embedded.redis import EmbeddedRedis
 from display.embedded.supervisor import RedisSupervisor
 from display.http.auth import Auth, TdPassword
+from display.live.displays import Displays
 from display.live.hub import Hub
 from display.live.replica import Replica
 from display.live.snapshots import Snapshots
@@ -56,6 +57,7 @@ class Services:
     td_password: TdPassword | None = None  # how this start settled it (what it printed)
     guard: regression.Guard | None = None  # store went back in time? (docs/store-loss.md)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    displays: Displays = field(default_factory=Displays)  # hall displays connected here
 
     def summary(self, tid: str) -> TournamentSummary:
         """Tournament ``tid``'s summary (``TournamentSummary``). Raises KeyError for one the

@@ -1,5 +1,6 @@
 /* One tournament's desk: settings, players (late entries, CSV import, withdrawals), machines,
- * stewards (issue, see who is signed in, revoke), hall display profiles and exports. The lists
+ * stewards (issue, see who is signed in, revoke), the displays connected now (what each shows, set
+ * live), the hall's LAN addresses, hall display profiles and exports. The lists
  * follow the live views; registration details (IFPA number, country) and stewards come from the
  * API and are fetched again when they may have changed. */
 (function () {
@@ -333,6 +334,95 @@
     desk.notice($("profile-notice"), r.ok ? "Removed " + name + "." : r.data.message, r.ok ? "ok" : "error");
   }
 
+  /* ---------- displays connected now (display/desk/displays.py) ---------- */
+
+  const PAGE_WORDS = { display: "Board (hall display)", standings: "Players' phones", steward: "Stewards' phones" };
+
+  async function loadScreens() {
+    const r = await desk.api("GET", base + "/displays");
+    if (!r.ok) return;
+    state.screens = r.data.displays;
+    renderScreens();
+    $("lan-warning").hidden = r.data.lan;
+    $("hall-urls").replaceChildren(
+      ...Object.entries(r.data.urls).flatMap(([page, urls]) => [
+        el("dt", {}, PAGE_WORDS[page] || page),
+        el("dd", {}, ...urls.map((u) => el("div", {}, el("a", { href: u, target: "_blank" }, u)))),
+      ])
+    );
+  }
+
+  function shows(screen) {
+    const set = (views().displays || {})[screen.name];
+    if (set && set.profile) return "profile " + set.profile + " (set here)";
+    if (set) return set.views.join(", ") + " · " + set.seconds + " s (set here)";
+    if (screen.profile) return "profile " + screen.profile;
+    return screen.views.length ? screen.views.join(", ") : "its format's views";
+  }
+
+  function renderScreens() {
+    const head = el("tr", {}, ["Display", "Shows", "Connected since", "Address", ""].map((t) => el("th", {}, t)));
+    const rows = (state.screens || []).map((d) =>
+      el(
+        "tr",
+        { dataset: { display: d.name } },
+        el("td", {}, el("strong", {}, d.name)),
+        el("td", { class: "screen-shows" }, shows(d)),
+        el("td", { class: "muted" }, B.fmt.time(new Date(d.since * 1000).toISOString())),
+        el("td", { class: "muted" }, d.address),
+        el("td", {}, el("button", { type: "button", class: "small", onclick: () => editScreen(d) }, "Change"))
+      )
+    );
+    const none = el("tr", {}, el("td", { class: "muted", colspan: "5" }, "No display is showing this tournament. Open a board: " + location.origin + "/t/" + tid + "/display"));
+    $("screens-table").replaceChildren(el("thead", {}, head), el("tbody", {}, rows.length ? rows : none));
+  }
+
+  function editScreen(d) {
+    const form = $("screen-form");
+    const set = (views().displays || {})[d.name] || {};
+    form.hidden = false;
+    form.dataset.display = d.name;
+    $("screen-name").textContent = d.name;
+    const profiles = Object.keys(views().profiles || {}).sort();
+    $("screen-profile").replaceChildren(
+      el("option", { value: "" }, "the views below"),
+      ...profiles.map((p) => el("option", { value: p }, "profile " + p))
+    );
+    $("screen-profile").value = set.profile || "";
+    const current = set.views || (d.views.length ? d.views : ["machines", "standings"]);
+    $("screen-views").replaceChildren(
+      ...state.displayViews.map((name) =>
+        el("label", { class: "check" }, el("input", { type: "checkbox", value: name, checked: current.includes(name) }), " " + name)
+      )
+    );
+    form.elements.seconds.value = set.seconds || 12;
+    syncScreenForm();
+  }
+
+  function syncScreenForm() {
+    const byProfile = $("screen-profile").value !== "";
+    $("screen-views-box").disabled = byProfile;
+    $("screen-form").elements.seconds.disabled = byProfile;
+  }
+
+  async function assignScreen(event) {
+    event.preventDefault();
+    const form = event.target;
+    const name = form.dataset.display;
+    const profile = $("screen-profile").value;
+    const body = profile
+      ? { profile: profile }
+      : { views: [...$("screen-views").querySelectorAll("input:checked")].map((b) => b.value), seconds: Number(form.elements.seconds.value) };
+    const r = await desk.api("PUT", base + "/displays/" + encodeURIComponent(name), body);
+    desk.notice($("screen-notice"), r.ok ? "Sent; " + name + " shows it now." : r.data.message, r.ok ? "ok" : "error");
+  }
+
+  async function releaseScreen() {
+    const name = $("screen-form").dataset.display;
+    const r = await desk.api("DELETE", base + "/displays/" + encodeURIComponent(name));
+    desk.notice($("screen-notice"), r.ok ? name + " shows what its own address says again." : r.data.message, r.ok ? "ok" : "error");
+  }
+
   /* ---------- drawing ---------- */
 
   function render() {
@@ -342,6 +432,7 @@
     renderPlayers();
     renderMachines();
     renderProfiles();
+    renderScreens();
   }
 
   $("players-url").textContent = config.players_url;
@@ -353,15 +444,22 @@
   $("machine-form").addEventListener("submit", addMachine);
   $("steward-form").addEventListener("submit", issue);
   $("profile-form").addEventListener("submit", saveProfile);
+  $("screen-form").addEventListener("submit", assignScreen);
+  $("screen-profile").addEventListener("change", syncScreenForm);
+  $("screen-release").addEventListener("click", releaseScreen);
 
   desk.whenSignedIn(() => {
     loadRegistrations();
     loadStewards();
     loadProfileChoices();
+    loadScreens();
   });
   setInterval(() => {
     if (desk.token && !document.hidden) loadStewards(); // who is signed in, kept fresh
   }, 15000);
+  setInterval(() => {
+    if (desk.token && !document.hidden) loadScreens(); // displays come and go without a record
+  }, 3000);
   window.backglassLive = live;
   live.start();
 })();

@@ -20,6 +20,11 @@
  * live; without it, or while the profile does not exist, the URL's own settings hold. ?qr=0 hides
  * the players' page QR code under the stage.
  *
+ * Each display has a name: ?name=<name>, else one it makes up once and keeps in localStorage. It
+ * gives it (and the views or profile its URL asked for) to the server when it connects, so the TD's
+ * desk lists it; what the desk sets for that name (the live `displays` view: a profile to follow,
+ * or views of its own) overrides the URL until the desk gives the display back to it.
+ *
  * Reading distance (docs/display.md): ?distance=<metres>&diagonal=<inches> (or the profile's) say
  * where the players stand and how big the screen is; the board's font is set so that its smallest
  * text is at least MIN_ARC_MINUTES high at that distance (a common guideline for display text),
@@ -58,6 +63,9 @@
     distance: within(params.get("distance"), 0.5, 50, DEFAULT_READING.distance),
     diagonal: within(params.get("diagonal"), 10, 400, DEFAULT_READING.diagonal),
   };
+  const DISPLAY_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/; // display/live/shared.py NAME
+  const KEPT_NAME = "backglass.display.name";
+  const displayName = nameOfDisplay();
   let profileKey = null; // the profile as last applied, to tell a change
   let lastReading = null; // the distance and diagonal as last applied
 
@@ -82,6 +90,26 @@
     measuring: false,
   };
   let live = null;
+
+  /* This display's name: the URL's, else the one it keeps in the browser, else a new one kept. */
+  function nameOfDisplay() {
+    const given = params.get("name");
+    if (given && DISPLAY_NAME.test(given)) return given;
+    let kept = null;
+    try {
+      kept = window.localStorage.getItem(KEPT_NAME);
+    } catch (e) {
+      kept = null; // storage off (a private window): a new name each load
+    }
+    if (kept && DISPLAY_NAME.test(kept)) return kept;
+    const made = "display-" + Math.random().toString(36).slice(2, 6).padEnd(4, "0");
+    try {
+      window.localStorage.setItem(KEPT_NAME, made);
+    } catch (e) {
+      /* not kept: fine for this load */
+    }
+    return made;
+  }
 
   /* A number from the URL or a profile within [low, high], else ``fallback``. */
   function within(value, low, high, fallback) {
@@ -887,8 +915,10 @@
 
   /* Take views, seconds, theme and QR code from the profile (or the URL's); true if they changed. */
   function applyProfile() {
-    const found = profileName ? (views().profiles || {})[profileName] : null;
-    const chosen = found
+    const assigned = (views().displays || {})[displayName] || null; // set on the TD's desk
+    const followed = assigned && assigned.profile ? assigned.profile : profileName;
+    const found = followed ? (views().profiles || {})[followed] : null;
+    let chosen = found
       ? {
           ...found,
           views: (found.views || []).filter(knownView),
@@ -896,8 +926,11 @@
           diagonal: within(found.diagonal, 10, 400, fromUrl.diagonal),
         }
       : fromUrl;
+    if (assigned && assigned.views) {
+      chosen = { ...fromUrl, views: assigned.views.filter(knownView), seconds: assigned.seconds };
+    }
     if (chosen.views.length === 0) chosen.views = fromUrl.views;
-    const missing = Boolean(profileName) && !found && live !== null && live.version !== null;
+    const missing = Boolean(followed) && !found && !(assigned && assigned.views) && live !== null && live.version !== null;
     const key = JSON.stringify([chosen, missing]);
     if (key === profileKey) return false;
     profileKey = key;
@@ -909,7 +942,7 @@
     document.getElementById("qr-corner").hidden = chosen.qr === false;
     const note = document.getElementById("profile-note");
     note.hidden = !missing;
-    note.textContent = missing ? "no display profile “" + profileName + "”" : "";
+    note.textContent = missing ? "no display profile “" + followed + "”" : "";
     return true;
   }
 
@@ -980,7 +1013,10 @@
     }, 100);
   });
 
+  const told = { display: displayName, views: fromUrl.views.join(",") };
+  if (profileName) told.profile = profileName;
   live = new B.Live(config.tournament, {
+    query: told,
     onchange: onchange,
     onstatus: showLiveness,
     onerror: (message) => {
@@ -990,6 +1026,8 @@
   window.backglassLive = live; // for tests and for a curious TD at the console
   // for tests: the pages' keys, and showing page i now
   window.backglassBoard = {
+    name: displayName,
+    views: () => config.views.slice(),
     pages: () => state.pages.map((p) => p.key),
     show: (i) => {
       state.index = i;
@@ -997,6 +1035,7 @@
       return (state.pages[i] || {}).key;
     },
   };
+  document.getElementById("display-name").textContent = displayName; // the TD's desk lists it so
   applyProfile(); // the URL's settings (?qr=0) until the first snapshot brings any profile
   startKiosk();
   live.start();

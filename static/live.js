@@ -72,6 +72,7 @@
       this.onchange = handlers.onchange || function () {};
       this.onstatus = handlers.onstatus || function () {};
       this.onerror = handlers.onerror || function () {};
+      this.query = handlers.query || {}; // more of the socket's query (a display's name, ws.py)
       this.views = {};
       this.version = null; // null until the first snapshot
       this.connected = false;
@@ -111,8 +112,10 @@
     url() {
       const scheme = global.location.protocol === "https:" ? "wss:" : "ws:";
       const path = "/ws/" + encodeURIComponent(this.tournament);
-      const since = this.version === null ? "" : "?since=" + this.version;
-      return scheme + "//" + global.location.host + path + since;
+      const query = new URLSearchParams(this.query);
+      if (this.version !== null) query.set("since", this.version);
+      const text = query.toString();
+      return scheme + "//" + global.location.host + path + (text ? "?" + text : "");
     }
 
     connect() {

@@ -1,5 +1,5 @@
 """The TD's desk: create a tournament from a competition template, then run it (settings, players,
-machines, stewards, hall display profiles, exports). The pages are thin, as every page: they
+machines, stewards, hall display profiles, the displays connected now, exports). The pages are thin, as every page: they
 call the JSON API below and in the ``desk_*`` modules.
 
     GET  /api/templates                  every competition template, available or not
@@ -16,7 +16,16 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from display import competitions
-from display.desk import catalog, imports, players, profiles, progress, stewards, whatif
+from display.desk import (
+    catalog,
+    displays,
+    imports,
+    players,
+    profiles,
+    progress,
+    stewards,
+    whatif,
+)
 from display.errors import ApiError
 from display.http import exports, pages, qr, venue_time
 from display.http.endpoint import body, signed_in, stamp, write, written
@@ -102,6 +111,7 @@ routes: list[BaseRoute] = [
     *players.routes,
     *stewards.routes,
     *profiles.routes,
+    *displays.routes,
     *whatif.routes,
     *progress.routes,
     *imports.routes,

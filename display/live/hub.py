@@ -157,8 +157,15 @@ class Hub:
         """How many clients are connected, over every tournament."""
         return sum(len(c) for c in self.clients.values())
 
-    def hold(self, tournament: str, client: Client) -> None:
+    def hold(self, tournament: str, client: Client, gone: Callable[[], None] | None = None) -> None:
         """Keep ``client`` registered until its connection is gone, with no task: the connection
-        is ``detach``-ed from the app's task (which then ends) and calls back when lost."""
-        if not client.link.detach(lambda: self.leave(tournament, client)):
-            self.leave(tournament, client)  # already closing: never held
+        is ``detach``-ed from the app's task (which then ends) and calls back when lost; ``gone``
+        (if given) is called then too."""
+
+        def lost() -> None:
+            self.leave(tournament, client)
+            if gone is not None:
+                gone()
+
+        if not client.link.detach(lost):
+            lost()  # already closing: never held

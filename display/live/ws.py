@@ -1,9 +1,12 @@
-"""``/ws/{tournament}``: snapshot, then patches with versions; ``?since=V`` resumes (docs/protocol.md)."""
+"""``/ws/{tournament}``: snapshot, then patches with versions; ``?since=V`` resumes (docs/protocol.md).
+A hall display adds ``display=<name>`` (and the ``views``/``profile`` its URL asked for) and is
+listed on the desk while connected (``live/displays.py``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import time
 
 import orjson
@@ -60,7 +63,20 @@ async def live_socket(websocket: WebSocket) -> None:
             version = change.base
             first = Outgoing(orjson.dumps(change.message()).decode(), change.base, change.version)
     client = svc.hub.join(tid, link, version, live.resync, first)
-    svc.hub.hold(tid, client)  # this task ends; the connection stays, the hub writes to it
+    gone = None
+    name = websocket.query_params.get("display")
+    if name is not None:  # a hall display: listed on the desk while connected (live/displays.py)
+        query, address = websocket.query_params, websocket.client
+        number = svc.displays.add(
+            tid,
+            name,
+            query.get("views", ""),
+            query.get("profile", ""),
+            address.host if address else "unknown",
+        )
+        if number is not None:
+            gone = functools.partial(svc.displays.remove, tid, number)
+    svc.hub.hold(tid, client, gone)  # this task ends; the connection stays, the hub writes to it
 
 
 routes = [WebSocketRoute("/ws/{tournament}", live_socket)]
