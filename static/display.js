@@ -193,7 +193,9 @@
       return {};
     }
     state.flashEnds = Math.min(state.flashEnds, entry.shown + FLASH_MS);
-    return { flash: true, style: "animation-delay: -" + elapsed + "ms" };
+    // the custom property reaches every descendant's flash-text (animation-delay: inherit only
+    // reached direct children, so a nested name restarted its dark phase on the faded row)
+    return { flash: true, style: "--flash-delay: -" + elapsed + "ms; animation-delay: -" + elapsed + "ms" };
   }
 
   function forgetOld() {
