@@ -434,6 +434,15 @@
 
   /* tie: the standings' cut_tie (scoring/cut_tie.py), players the line runs through; none of
    * them is shown in the qualifying band until the TD's play-off settles it. */
+  /* The EPC main event's close before its quarter-finals (tournament.closed, in_progress: the
+   * games started before it, which may still finish), said beside the standings' title. */
+  function titleNote(view) {
+    const t = views().tournament || {};
+    if (view !== "standings" || t.format !== "epc-main" || !t.closed) return "";
+    const n = t.in_progress || 0;
+    return " · qualifying closed" + (n ? " · " + n + (n === 1 ? " game" : " games") + " in progress" : "");
+  }
+
   function bandLabel(band, cut, tie) {
     const last = tie ? tie.line - tie.places : cut.qualify;
     if (band === "qualified") return "Qualify · " + (last === 1 ? "place 1" : "places 1–" + last);
@@ -770,7 +779,7 @@
     scheduleUnflash();
     stage.dataset.view = page ? page.view : "";
     const same = page ? state.pages.filter((p) => p.view === page.view) : [];
-    viewTitle.textContent = page ? TITLES[page.view] || (plugins[page.view] || {}).title || "" : "";
+    viewTitle.textContent = page ? (TITLES[page.view] || (plugins[page.view] || {}).title || "") + titleNote(page.view) : "";
     pageNumber.textContent =
       page && same.length > 1 ? same.indexOf(page) + 1 + " / " + same.length : "";
   }

@@ -33,7 +33,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from scoring.epc.errors import StageNotReady, UnresolvedTie
+from scoring.epc.errors import QualifyingClosed, StageNotReady, UnresolvedTie
 from scoring.epc.finals import Game, GameResult, Placing, final_placings, finals_games, play_game
 from scoring.epc.finals import semifinal_games as _semifinal_games
 from scoring.epc.qualifying import EPC_QUALIFYING
@@ -154,6 +154,8 @@ class MainTournament:
     closed_standings: Standings | None = None
     edits: StageEdits = field(default_factory=StageEdits)
     withdrawn: frozenset[str] = frozenset()
+    closed_after: int | None = None
+    in_play_at_close: tuple[tuple[str, str], ...] = ()
 
     def stage_entry(self, seq: object) -> tuple[Entry, int] | None:
         """The stage score that record ``seq`` (a score or its correction) stands for and its
@@ -287,8 +289,50 @@ def new_main_tournament(
 def check_player_may_enter(state: MainTournament) -> None:
     """Raise StageNotReady once qualifying has closed: players enter the EPC through qualifying
     (EPC 2009, EPC Qualifying: "The 32 highest ranked players then progress")."""
-    if state.stage != "qualifying":
+    if state.stage != "qualifying" or state.closed_after is not None:
         raise StageNotReady("Qualifying has closed: no more players can enter the EPC.")
+
+
+def close_qualifying(
+    state: MainTournament, seq: int, playing: Sequence[tuple[str, str]]
+) -> MainTournament:
+    """The TD's close of qualifying at log version ``seq``, before the quarter-finals start:
+    every score recorded before it counts, and so does the one score of each game in
+    ``playing`` ((player, machine id): started before the close), which may still finish; no
+    other score or player is taken after it. EPC 2009, EPC Qualifying (the seeding is made when
+    qualifying ends); docs/rules.md, "A game that started before the close counts". Raises
+    StageNotReady once it has closed."""
+    if state.stage != "qualifying" or state.closed_after is not None:
+        raise StageNotReady("Qualifying has already closed.")
+    return replace(state, closed_after=seq - 1, in_play_at_close=tuple(playing))
+
+
+def check_score_after_close(state: MainTournament, player: str, machine: str) -> None:
+    """Raise QualifyingClosed for a qualifying score after the close unless it is the one score
+    of a game started before it (``close_qualifying``). EPC 2009, EPC Qualifying."""
+    after = state.closed_after
+    if after is None:
+        return
+    if (player, machine) in state.in_play_at_close and not any(
+        e.player == player and e.seq > after for e in state.qualifying.entries.get(machine, ())
+    ):
+        return
+    raise QualifyingClosed("Qualifying has closed; no more qualifying scores are recorded.")
+
+
+def games_in_progress(state: MainTournament) -> int:
+    """How many games started before the close still have no score (the board's "qualifying
+    closed · 1 game in progress"); 0 before the close. EPC 2009, EPC Qualifying."""
+    after = state.closed_after
+    if after is None:
+        return 0
+    return sum(
+        1
+        for player, machine in state.in_play_at_close
+        if not any(
+            e.player == player and e.seq > after for e in state.qualifying.entries.get(machine, ())
+        )
+    )
 
 
 def check_qualifying_settings_may_change(state: MainTournament, names: Iterable[str]) -> None:
@@ -676,6 +720,8 @@ def reopen(state: MainTournament, target: object) -> MainTournament:
             round=0,
             playoffs=playoffs,
             closed_standings=None,
+            closed_after=None,
+            in_play_at_close=(),
         )
     dropped = GAME_KEYS.get(state.stage, ())
     return replace(

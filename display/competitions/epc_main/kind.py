@@ -16,6 +16,7 @@ scores, which stewards push through ``POST /api/t/{t}/scores`` as in qualifying)
 |                    |                                         | Quarter-Finals: one QF game   | quarterfinal(/<m>), placings |
 |                    |                                         | Semi-Finals, Finals: a score  | semifinal / finals, placings |
 | settings_changed   | settings {name: value}                  |                               | every view           |
+| qualifying_closed  | (none)                                  | Qualifying ends; games in play may finish | every view |
 | stage_advanced     | stage, machines?, pairs?                | the stages run in order       | every view           |
 | pairs_set          | pairs [[seed, seed], …]                 | Quarter-Finals "partner"      | every view           |
 | registered         | player, round (1 or 2), present?        | Quarter-Finals "re-register"  | quarterfinal, stage  |
@@ -74,6 +75,9 @@ from scoring.epc.main_tournament import (
     check_player_may_enter,
     check_qualifying_result_kept,
     check_qualifying_settings_may_change,
+    check_score_after_close,
+    close_qualifying,
+    games_in_progress,
     new_main_tournament,
     split_settings,
     with_settings,
@@ -113,6 +117,10 @@ class EpcMainKind:
         if not isinstance(state, MainTournament):
             return epc_boards.BOARDS.apply(state, seq, record)
         kind = record["type"]
+        if kind == "qualifying_closed":
+            # the games in play may finish: "qualifying closed · 1 game in progress"
+            playing = epc_boards.games_in_play(state.qualifying)
+            return close_qualifying(state, seq, playing), {EVERY_VIEW}
         if kind in STAGE_RECORDS:
             return STAGE_RECORDS[kind](state, record), {EVERY_VIEW}
         if kind == "settings_changed":
@@ -124,6 +132,8 @@ class EpcMainKind:
             return stage_edit(state, seq, record), {EVERY_VIEW}
         if kind == "player_added":
             check_player_may_enter(state)
+        if kind == "score_recorded":
+            check_score_after_close(state, str(record["player"]), str(record["machine"]))
         if kind not in QUALIFYING_RECORDS and kind not in HALL_RECORDS:
             raise SettingsError(f"The EPC main tournament has no record {kind!r}.")
         qualifying, touched = MACHINES.apply(state.qualifying, seq, record)
@@ -134,6 +144,8 @@ class EpcMainKind:
             return new, touched | ({EVERY_VIEW} if state.stage != "qualifying" else set())
         if "standings" in touched:  # a tie at the cut is in the stage's words too
             touched = {*touched, "stage"}
+        if state.closed_after is not None:  # "N games in progress" on the board
+            touched = {*touched, "tournament"}
         return replace(state, qualifying=qualifying), touched
 
     def touched_by_game(self, state: MainTournament, machine: str) -> Touched:
@@ -176,7 +188,12 @@ class EpcMainKind:
             assert doc is not None
             chosen = {k: getattr(state.config, f) for k, f in STAGE_SETTINGS.items()}
             settings = {**doc["settings"], **chosen}
-            return {**doc, "format": FORMAT, "title": TITLE, "settings": settings}
+            playing = games_in_progress(state)
+            closed = {
+                **({"closed": True} if state.closed_after is not None else {}),
+                **({"in_progress": playing} if playing else {}),
+            }
+            return {**doc, "format": FORMAT, "title": TITLE, "settings": settings, **closed}
         if name == "standings":
             standings, tie = _cut(state)
             doc = standings_view(standings)

@@ -148,7 +148,8 @@ async def playoff(request: Request) -> Response:
 
 
 async def close(request: Request) -> Response:
-    """TD: close Classic or Kids qualifying now (EPC 2009, EPC Classic Tournament; Kids)."""
+    """TD: close qualifying now (EPC 2009, EPC Classic Tournament; Kids; for the main event, EPC
+    Qualifying: games started before the close may finish, then the quarter-finals start)."""
     return await _one(request, CloseIn, "qualifying_closed")
 
 

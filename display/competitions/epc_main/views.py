@@ -22,7 +22,7 @@ from __future__ import annotations
 from display.competitions.docs import compact
 from display.types import Doc
 from scoring.cut_tie import CutTie
-from scoring.epc.main_tournament import GAME_KEYS, MainTournament
+from scoring.epc.main_tournament import GAME_KEYS, MainTournament, games_in_progress
 from scoring.epc.qualifying import cut_standings
 from scoring.rounding import points_json
 
@@ -58,6 +58,13 @@ def waiting(state: MainTournament) -> str:
             return (
                 f"Qualifying is running. {tie.note.capitalize()} (players "
                 f"{', '.join(tie.players)}): the TD records their play-off order."
+            )
+        if state.closed_after is not None:
+            playing = games_in_progress(state)
+            return (
+                f"Qualifying has closed; {playing} game(s) started before the close in progress."
+                if playing
+                else "Qualifying has closed: the quarter-finals can start."
             )
         return "Qualifying is running; the TD closes it by starting the quarter-finals."
     if state.stage == "quarterfinal":

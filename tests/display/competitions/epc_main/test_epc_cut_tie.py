@@ -1,10 +1,11 @@
-"""A tie at the EPC qualifying cut through the API: flagged in the standings and the stage's words
-before the TD acts, and no tied player "qualified" beyond the places (EPC 2009, EPC Qualifying;
-``scoring.cut_tie``)."""
+"""The end of EPC main qualifying through the API: a tie at the cut flagged in the standings and the
+stage's words before the TD acts, with no tied player "qualified" beyond the places
+(``scoring.cut_tie``), and a close that lets the games in play finish (EPC 2009, EPC
+Qualifying)."""
 
 from __future__ import annotations
 
-from tests.display.competitions.epc_main.helpers import ok, views
+from tests.display.competitions.epc_main.helpers import ok, qualified, td, views
 from tests.display.competitions.epc_main.test_epc_stage_corrections import (
     assert_replay_equals_live,
 )
@@ -71,4 +72,33 @@ async def test_a_score_that_breaks_the_tie_clears_the_flag(api: Api) -> None:
     assert doc["standings"]["cut_tie"]["places"] == 2
     assert doc["standings"]["rows"]["9"]["band"] == "qualified"
     assert "play-off for 2 places" in doc["stage"]["waiting"]
+    await assert_replay_equals_live(api, tid)
+
+
+async def test_a_main_event_game_started_before_the_close_counts(api: Api) -> None:
+    """The TD closes EPC main qualifying while player 9 is playing machine 2: the board says
+    "1 game in progress" (``tournament.in_progress``) until that score is in, another score or
+    a new player is refused, and the quarter-finals start once nothing is open (EPC 2009, EPC
+    Qualifying; docs/rules.md)."""
+    tid = "cl1"
+    await qualified(api, tid, 12, SMALL)
+    for action, body in (("join", {"player": "9"}), ("call", {}), ("start", {})):
+        assert (await api.post(f"/api/t/{tid}/queues/2/{action}", body)).status_code == 201
+    await ok(api, tid, "close", {})
+    doc = await views(api, tid)
+    assert doc["tournament"]["closed"] is True and doc["tournament"]["in_progress"] == 1
+    assert "1 game(s) started before the close in progress" in doc["stage"]["waiting"]
+    late = await api.score(tid, 10, 3, 999_000)
+    assert late.status_code == 409 and "Qualifying has closed" in late.json()["message"]
+    joiner = await api.post(f"/api/t/{tid}/players", {"number": "99", "name": "Late Comer"})
+    assert joiner.status_code == 409
+    again = await td(api, tid, "close", {})
+    assert again.status_code == 409
+    assert (await api.score(tid, 9, 2, 995_000)).status_code == 201
+    doc = await views(api, tid)
+    assert "in_progress" not in doc["tournament"] and doc["tournament"]["closed"] is True
+    assert doc["standings"]["rows"]["9"]["place"] < 9  # the game counted
+    second = await api.score(tid, 9, 2, 999_999)
+    assert second.status_code == 409  # its one score only
+    await ok(api, tid, "stage", {"stage": "quarterfinal"})
     await assert_replay_equals_live(api, tid)
