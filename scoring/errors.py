@@ -122,6 +122,12 @@ class PlayerWithdrawn(EntryNotAllowed):
     code = "player_withdrawn"
 
 
+class PlayerNotWithdrawn(EntryNotAllowed):
+    """A withdrawal is undone only for a player who has withdrawn (EPC 2009, EPC Qualifying)."""
+
+    code = "player_not_withdrawn"
+
+
 class AboveMaximum(EntryNotAllowed):
     """A steward's score above the tournament's maximum (the hall setting ``max_score``): only
     the TD records it. No rulebook caps a score; the maximum catches a typed extra digit before

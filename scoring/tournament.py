@@ -21,6 +21,7 @@ from scoring.errors import (
     DuplicateRegistration,
     InvalidScore,
     MachineUnavailable,
+    PlayerNotWithdrawn,
     PlayerWithdrawn,
     UnknownMachine,
     UnknownPlayer,
@@ -233,6 +234,16 @@ def withdraw(
     if player in withdrawn:
         raise PlayerWithdrawn(f"{player_label(tournament, player)} has already withdrawn.")
     return {**withdrawn, player: reason}
+
+
+def reinstate(tournament: Tournament, withdrawn: Mapping[str, str], player: str) -> dict[str, str]:
+    """``withdrawn`` without ``player``: the TD's record that undoes a withdrawal (a player
+    withdrawn in error, or back after all); they may queue and score again, and their scores
+    stood throughout (EPC 2009, EPC Qualifying). Raises PlayerNotWithdrawn if they are not
+    withdrawn."""
+    if player not in withdrawn:
+        raise PlayerNotWithdrawn(f"{player_label(tournament, player)} has not withdrawn.")
+    return {p: r for p, r in withdrawn.items() if p != player}
 
 
 def rebuild(

@@ -293,6 +293,17 @@ def check_player_may_enter(state: MainTournament) -> None:
         raise StageNotReady("Qualifying has closed: no more players can enter the EPC.")
 
 
+def check_may_reinstate(state: MainTournament) -> None:
+    """Raise StageNotReady once a quarter-final round has started: a withdrawal counts as a
+    vacancy at once and a stand-by may be playing the place, so it is undone (``reinstate``)
+    only while qualifying runs or before round 1 (EPC 2009, EPC Quarter-Finals; docs/rules.md)."""
+    if state.round > 0 or state.stage not in ("qualifying", "quarterfinal"):
+        raise StageNotReady(
+            "A quarter-final round has started: the stand-by keeps the place; "
+            "the withdrawal can no longer be undone."
+        )
+
+
 def close_qualifying(
     state: MainTournament, seq: int, playing: Sequence[tuple[str, str]]
 ) -> MainTournament:

@@ -72,6 +72,7 @@ from scoring.cut_tie import CutTie
 from scoring.epc.main_tournament import (
     STAGE_SETTINGS,
     MainTournament,
+    check_may_reinstate,
     check_player_may_enter,
     check_qualifying_result_kept,
     check_qualifying_settings_may_change,
@@ -138,7 +139,9 @@ class EpcMainKind:
             raise SettingsError(f"The EPC main tournament has no record {kind!r}.")
         qualifying, touched = MACHINES.apply(state.qualifying, seq, record)
         check_qualifying_result_kept(state, qualifying)
-        if kind == "player_withdrawn":
+        if kind == "player_reinstated":
+            check_may_reinstate(state)
+        if kind in ("player_withdrawn", "player_reinstated"):
             withdrawn = frozenset(as_hall(qualifying).hall.withdrawn)
             new = replace(state, qualifying=qualifying, withdrawn=withdrawn)
             return new, touched | ({EVERY_VIEW} if state.stage != "qualifying" else set())

@@ -49,7 +49,9 @@ COMPETITION = Competition(
     display_views={"epc-qualifying": ("queue", "queues", "standings", "machines")},
     view_scripts=("queues",),
     templates=TEMPLATES,
-    reason_required=frozenset({"score_corrected", "score_voided", "player_withdrawn"}),
+    reason_required=frozenset(
+        {"score_corrected", "score_voided", "player_withdrawn", "player_reinstated"}
+    ),
     versioned_paths=(r"/scores/\{seq\}/(correct|void)$",),
     qualifying=qualifying,
     demos=("display.competitions.machines.demo:epc",),

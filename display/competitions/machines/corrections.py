@@ -7,6 +7,7 @@
 | POST /api/t/{tid}/scores/{seq}/void          | TD; a steward, their own  | score_voided          |
 |   ``{"reason"}``                             | entry within the window   |                       |
 | POST /api/t/{tid}/players/{player}/withdraw  | TD                        | player_withdrawn      |
+| POST /api/t/{tid}/players/{player}/reinstate | TD                        | player_reinstated     |
 |   ``{"reason"}``                             |                           |                       |
 | POST /api/t/{tid}/players/{player}/pin       | TD                        | ``{"player", "pin"}`` |
 | POST /api/t/{tid}/player-session             | anyone with a PIN         | ``{"token", "player"}``|
@@ -250,6 +251,19 @@ async def withdraw(request: Request) -> Response:
     return written(version, replayed, {"record": stored})
 
 
+async def reinstate(request: Request) -> Response:
+    """Undo a player's withdrawal (TD): ``{"reason"}``. They may queue and score again.
+    Answers the player_reinstated record written; 409 player_not_withdrawn if they had not
+    withdrawn."""
+    tid, player = request.path_params["tournament"], request.path_params["player"]
+    principal = await signed_in(request, tid, td_only=True)
+    data = await body(request, ReasonIn)
+    record = {"type": "player_reinstated", "player": player, "reason": data.reason}
+    version, replayed = await write(request, tid, [stamp(principal, record)])
+    stored = await services(request).store.record(tid, version)
+    return written(version, replayed, {"record": stored})
+
+
 async def issue_pin(request: Request) -> Response:
     """Issue a player a new 6-digit PIN (TD), to sign in on their phone.
 
@@ -277,6 +291,7 @@ routes = [
     Route("/api/t/{tournament}/scores/{seq}/correct", correct, methods=["POST"]),
     Route("/api/t/{tournament}/scores/{seq}/void", void, methods=["POST"]),
     Route("/api/t/{tournament}/players/{player}/withdraw", withdraw, methods=["POST"]),
+    Route("/api/t/{tournament}/players/{player}/reinstate", reinstate, methods=["POST"]),
     Route("/api/t/{tournament}/players/{player}/pin", issue_pin, methods=["POST"]),
     Route("/api/t/{tournament}/player-session", player_session, methods=["POST"]),
 ]

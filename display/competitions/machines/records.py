@@ -35,6 +35,7 @@ from scoring.tournament import (
     check_in_service,
     check_still_playing,
     player_label,
+    reinstate,
     withdraw,
 )
 from scoring.tournament import machine_name as machine_name
@@ -326,6 +327,12 @@ def _withdraw(state: HallTournament, seq: int, record: Record) -> Handled:
     return with_hall(state, withdrawn=withdrawn), {"players", "queues"}
 
 
+def _reinstate(state: HallTournament, seq: int, record: Record) -> Handled:
+    player = known_player(state, need(record, "player"))
+    withdrawn = reinstate(state, state.hall.withdrawn, player)
+    return with_hall(state, withdrawn=withdrawn), {"players", "queues"}
+
+
 HANDLERS: Mapping[str, Handler] = {
     "queue_joined": _join,
     "queue_called": _call,
@@ -339,4 +346,5 @@ HANDLERS: Mapping[str, Handler] = {
     "score_corrected": _correct,
     "score_voided": _void,
     "player_withdrawn": _withdraw,
+    "player_reinstated": _reinstate,
 }
