@@ -16,6 +16,18 @@ pytestmark = pytest.mark.browser
 
 EPC = "epc-qualifying"
 FLASH = re.compile(r"\bflash\b")
+# For each text animation in a flashing row: how far its clock is from its row's (ms).
+FLASH_SKEW = """
+() => document.getAnimations()
+  .filter((a) => a.animationName === "flash-text")
+  .map((a) => {
+    const row = a.effect.target.closest(".flash");
+    const own = row.getAnimations().find((b) => b.animationName === "flash");
+    return Math.abs(a.currentTime - own.currentTime);
+  })
+"""
+# Every animation paused at its start (the dark-on-flash phase).
+AT_START = "() => document.getAnimations().forEach((a) => { a.pause(); a.currentTime = 0; })"
 
 
 async def test_the_queue_board_shows_every_machine_live(
@@ -49,10 +61,20 @@ async def test_the_queue_board_shows_every_machine_live(
     await expect(first.locator(".qtile-now")).to_have_class(FLASH)  # a new player is up
     await expect(first.locator(".qtile-now .name")).to_have_text("Player 2")
     await expect(first.locator(".qtile-count")).to_have_text("1waiting")
-    await api.post("/api/t/qb1/queues/2/join", {"player": "4"})
+    await page.wait_for_timeout(1_000)
+    await api.post("/api/t/qb1/queues/2/join", {"player": "4"})  # redraws machine 1 mid-flash
     await expect(page.locator('.qtile[data-machine="2"] .qtile-next .name')).to_have_text(
         "Player 4"
     )
+    # every text of the flashing row, however deep (the name sits in .who), keeps the row's phase
+    # and is dark on the flash colour (the yellow 'called' label was yellow on yellow)
+    skews = await page.evaluate(FLASH_SKEW)
+    assert skews and max(skews) < 150, skews
+    await page.evaluate(AT_START)
+    colours = await first.locator(".qtile-now .state, .qtile-now .name").evaluate_all(
+        "nodes => nodes.map((n) => getComputedStyle(n).color)"
+    )
+    assert colours == ["rgb(34, 34, 34)"] * 2, colours
 
 
 async def test_a_steward_runs_a_queue_from_the_phone(
