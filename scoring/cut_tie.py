@@ -34,7 +34,8 @@ class CutTie:
 
     @property
     def note(self) -> str:
-        """The board's words: "tie at the cut: play-off for 3 places"."""
+        """The board's words: "tie at the cut: play-off for 3 places" (the play-off of EPC 2009,
+        EPC Qualifying, or FWPL 6.1's single ball play)."""
         return f"tie at the cut: play-off for {self.places} place{'s' if self.places != 1 else ''}"
 
 
