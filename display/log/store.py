@@ -264,8 +264,8 @@ class LogStore:
     ) -> tuple[Any, int]:
         """A cluster store's ``command`` (the append script, a replay's SET) and ``WAIT`` on one connection to the
         master of ``key``'s slot: redis-py's cluster pipeline may send a keyless WAIT elsewhere.
-        Returns the command's reply and the replicas WAIT counted. A slot that moved, or a
-        master that is gone, raises ConnectionError (nothing ran: a retry is safe) after asking
+        Returns the command's reply and the replicas WAIT counted. A slot that moved, a
+        master that is gone, or a connection closed under it raises ConnectionError (nothing ran: a retry is safe) after asking
         the cluster client to learn the slots again."""
         cluster = cast(RedisCluster, self.redis)
         node = cluster.get_node_from_key(key)
@@ -278,7 +278,10 @@ class LogStore:
             for sent in commands:
                 if isinstance(sent.result, Exception):
                     raise sent.result
-        except (MovedError, AskError, RedisConnectionError, OSError) as exc:
+        except (MovedError, AskError, RedisConnectionError, OSError, AttributeError) as exc:
+            # AttributeError: another request's re-learning of the slots (below) closed this
+            # pooled connection between redis-py's connect and its write (its writer is None):
+            # nothing was sent, so it is a lost connection like any other.
             with contextlib.suppress(RedisError, OSError):
                 await cluster.nodes_manager.initialize()
             raise RedisConnectionError(f"the cluster moved or lost {key}'s master: {exc}") from exc
