@@ -36,7 +36,6 @@ def uvicorn_config(
     them itself when ``BACKGLASS_TRUST_PROXY`` is on). ``extra``: more of ``uvicorn.Config``'s
     keyword arguments, each its own type."""
     settings = settings or Settings.from_env()
-    ping = settings.ws_ping_seconds or None
     ledger = Ledger(Limits.for_process(settings, raise_open_file_limit()))
     config = uvicorn.Config(
         app,
@@ -44,18 +43,27 @@ def uvicorn_config(
         port=port,
         http=http_protocol_class(ledger),
         ws=protocol_class(settings.ws_stall_seconds, settings.ws_write_buffer, ledger.release),
-        proxy_headers=False,
-        ws_max_size=MAX_FRAME_BYTES,
-        ws_ping_interval=ping,
-        ws_ping_timeout=ping,
-        ws_per_message_deflate=False,
-        log_level="warning",
-        **extra,
+        **(_uvicorn_options(settings) | extra),
     )
     # uvicorn's per-request warnings ("Invalid HTTP request received.") name no client: each
     # message at most 10 times a minute, so a flood of bad requests cannot fill the disk.
     _limit_repeats()
     return config
+
+
+def _uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """The uvicorn options one server and ``--workers`` share: no proxy headers, the frame size
+    limit, protocol pings every ``settings.ws_ping_seconds`` (none at 0), no per-message deflate,
+    warnings only."""
+    ping = settings.ws_ping_seconds or None
+    return {
+        "proxy_headers": False,
+        "ws_max_size": MAX_FRAME_BYTES,
+        "ws_ping_interval": ping,
+        "ws_ping_timeout": ping,
+        "ws_per_message_deflate": False,
+        "log_level": "warning",
+    }
 
 
 def _limit_repeats() -> None:
@@ -74,7 +82,6 @@ def serve_workers(settings: Settings, host: str, port: int, workers: int) -> Non
     protocols (``worker_http``, ``worker_ws``), from the environment, so ``settings`` must be the
     environment's, with ``data_dir`` put in ``BACKGLASS_DATA`` by the caller. The connection caps
     of ``display/http/connections.py`` hold per worker."""
-    ping = settings.ws_ping_seconds or None
     uvicorn.run(
         "display.app:create_app",
         factory=True,
@@ -84,12 +91,7 @@ def serve_workers(settings: Settings, host: str, port: int, workers: int) -> Non
         timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
         http="display.cli.serve:worker_http",
         ws="display.cli.serve:worker_ws",
-        proxy_headers=False,
-        ws_max_size=MAX_FRAME_BYTES,
-        ws_ping_interval=ping,
-        ws_ping_timeout=ping,
-        ws_per_message_deflate=False,
-        log_level="warning",
+        **_uvicorn_options(settings),
     )
 
 

@@ -20,6 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from display.desk.named import remove_named
 from display.desk.profiles import display_views
 from display.errors import ApiError
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
@@ -104,13 +105,9 @@ async def assign(request: Request) -> Response:
 async def release(request: Request) -> Response:
     """TD: display ``{name}`` goes back to its URL's views (``display_released``). Raises
     ApiError 404 ``unknown_display`` when nothing was set for it."""
-    tid, name = request.path_params["tournament"], request.path_params["name"]
-    principal = await signed_in(request, tid, td_only=True)
-    if name not in live_or_404(request).views.get("displays", {}):
-        raise ApiError(404, "unknown_display", f"Nothing was set for display {name}.")
-    record = stamp(principal, {"type": "display_released", "name": name})
-    seq, replayed = await write(request, tid, [record])
-    return written(seq, replayed, {"name": name}, status=200)
+    name = request.path_params["name"]
+    missing = ApiError(404, "unknown_display", f"Nothing was set for display {name}.")
+    return await remove_named(request, "displays", "display_released", missing)
 
 
 routes = [

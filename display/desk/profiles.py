@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from display.desk.named import remove_named
 from display.errors import ApiError
 from display.http import pages
 from display.http.endpoint import body, live_or_404, signed_in, stamp, write, written
@@ -69,13 +70,9 @@ async def set_profile(request: Request) -> Response:
 
 async def remove_profile(request: Request) -> Response:
     """TD: remove profile ``{name}``. Raises ApiError 404 ``unknown_profile``."""
-    tid, name = request.path_params["tournament"], request.path_params["name"]
-    principal = await signed_in(request, tid, td_only=True)
-    if name not in live_or_404(request).views.get("profiles", {}):
-        raise ApiError(404, "unknown_profile", f"There is no display profile {name}.")
-    record = stamp(principal, {"type": "profile_removed", "name": name})
-    seq, replayed = await write(request, tid, [record])
-    return written(seq, replayed, {"name": name}, status=200)
+    name = request.path_params["name"]
+    missing = ApiError(404, "unknown_profile", f"There is no display profile {name}.")
+    return await remove_named(request, "profiles", "profile_removed", missing)
 
 
 routes = [
