@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from redis.crc import key_slot
@@ -20,11 +18,10 @@ from display.log.keys import store_prefix, tournament_key, tournament_of_log
 from display.log.store import LogStore
 from display.log.verify import verify_redis
 from display.settings import Settings
-from tests.display.log.test_sentinel import MACHINES, PLAYERS, push, score_records
+from tests.display.log.keyed_load import EPC, MACHINES, PLAYERS, KeyedLoad, score_records
 from tests.redis_nodes import Cluster, cluster
 from tests.utils import TD_PASSWORD, Api, connect, receive, serve_in_loop, ws_url
 
-EPC = "epc-qualifying"
 SHARDS = ((0, 5460), (5461, 10922), (10923, 16383))  # redis-cli --cluster create, three masters
 
 
@@ -149,28 +146,16 @@ async def test_a_shard_failover_loses_no_acknowledged_score(tmp_path: Path) -> N
             api = Api(base)
             await api.sign_in_td()
             await api.tournament("fo", EPC, players=PLAYERS, machines=MACHINES)
-            pushes: list[dict[str, Any]] = []
-            deadline = time.monotonic() + 60
-            entries = iter(range(PLAYERS * MACHINES))
-
-            async def steward() -> None:
-                for n in entries:
-                    await push(api, n, pushes, deadline)
-
-            stewards = [asyncio.create_task(steward()) for _ in range(6)]
-            while sum("version" in p for p in pushes) < 8 and not any(t.done() for t in stewards):
-                await asyncio.sleep(0.01)
+            load = KeyedLoad(api, seconds=60)
+            load.start()
+            await load.acknowledged(8)
             log_key = tournament_key("{bg}", "fo", "log")
             old_master = nodes.master_of(log_key)
             old_master.kill()
             while (new_master := nodes.master_of(log_key)) is old_master:
                 await asyncio.sleep(0.05)
             old_master.start()  # its nodes.conf makes it the new master's replica
-            await asyncio.gather(*stewards)
+            await load.finished()
             await api.close()
         held = score_records(new_master.admin(), "{bg}")
-    assert sum(p["refused"] for p in pushes) > 0  # writes did answer 503 during the failover
-    assert len(held) == len(pushes) == PLAYERS * MACHINES  # every push once: retries added none
-    recorded = {(r["player"], r["machine"]): r["score"] for r in held}
-    for p in pushes:
-        assert recorded[(p["player"], p["machine"])] == p["score"], p
+    load.check_held(held)

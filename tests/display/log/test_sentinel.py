@@ -6,23 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import time
 from pathlib import Path
-from typing import Any
 
-import httpx
-import orjson
 import pytest
-import redis
 
 from display.log.connection import SentinelUrl, connect_sync, sentinel_url
-from display.log.keys import tournament_key
 from display.settings import Settings, insecure_redis
+from tests.display.log.keyed_load import EPC, MACHINES, PLAYERS, KeyedLoad, score_records
 from tests.redis_nodes import sentinel_set
 from tests.utils import TD_PASSWORD, Api, connect, receive, serve_in_loop, ws_url
-
-EPC = "epc-qualifying"
-PLAYERS, MACHINES = 12, 4
 
 
 def test_a_sentinel_url_names_the_sentinels_the_master_and_the_users() -> None:
@@ -38,35 +30,6 @@ def test_a_sentinel_url_names_the_sentinels_the_master_and_the_users() -> None:
     assert insecure_redis("redis+sentinel://10.0.0.1:26379,10.0.0.2:26379/hall")
     assert insecure_redis("redis+sentinel://127.0.0.1:26379,localhost:26380/hall") is None
     assert insecure_redis("redis+sentinel://backglass:pw@10.0.0.1:26379/hall") is None
-
-
-async def push(api: Api, n: int, pushes: list[dict[str, Any]], deadline: float) -> None:
-    """Push entry ``n`` (a player on a machine) with its own Idempotency-Key until it is
-    acknowledged, retrying with the same key on a 503 or a dropped connection; notes each try."""
-    player, machine = n % PLAYERS + 1, n // PLAYERS + 1
-    note: dict[str, Any] = {"key": f"entry-{n}", "player": str(player), "machine": str(machine)}
-    note |= {"score": 1000 * n + 7, "refused": 0}
-    pushes.append(note)
-    while time.monotonic() < deadline:
-        try:
-            r = await api.score("fo", player, machine, note["score"], key=note["key"])
-        except httpx.HTTPError:
-            r = None
-        if r is not None and r.status_code == 201:
-            note["version"] = r.json()["version"]
-            return
-        assert r is None or r.status_code == 503, r.text
-        note["refused"] += 1
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{note['key']} never acknowledged")
-
-
-def score_records(client: redis.Redis, prefix: str) -> list[dict[str, Any]]:
-    """The score records in tournament ``fo``'s log as this Redis holds it (``prefix``: the
-    store's, ``{P}`` on a cluster)."""
-    entries = client.xrange(tournament_key(prefix, "fo", "log"))
-    records = [orjson.loads(fields[b"r"]) for _, fields in entries]
-    return [r for r in records if r["type"] == "score_recorded"]
 
 
 async def test_a_failover_loses_no_acknowledged_score(tmp_path: Path) -> None:
@@ -93,19 +56,9 @@ async def test_a_failover_loses_no_acknowledged_score(tmp_path: Path) -> None:
             await api.tournament("fo", EPC, players=PLAYERS, machines=MACHINES)
             async with connect(ws_url(base, "fo")) as ws:
                 assert (await receive(ws))["type"] == "snapshot"
-                pushes: list[dict[str, Any]] = []
-                deadline = time.monotonic() + 40
-                entries = iter(range(PLAYERS * MACHINES))
-
-                async def steward() -> None:
-                    for n in entries:
-                        await push(api, n, pushes, deadline)
-
-                stewards = [asyncio.create_task(steward()) for _ in range(6)]
-                while sum("version" in p for p in pushes) < 8 and not any(
-                    t.done() for t in stewards
-                ):
-                    await asyncio.sleep(0.01)
+                load = KeyedLoad(api, seconds=40)
+                load.start()
+                await load.acknowledged(8)
                 old_master = nodes.master.port
                 nodes.master.kill()
                 while (new_master := nodes.master_port()) == old_master:
@@ -116,9 +69,9 @@ async def test_a_failover_loses_no_acknowledged_score(tmp_path: Path) -> None:
                 await asyncio.sleep(0.5)
                 nodes.master.args += ["--replicaof", "127.0.0.1", str(new_master)]
                 nodes.master.start()
-                await asyncio.gather(*stewards)
+                await load.finished()
                 seen_down = False
-                last = max(p["version"] for p in pushes)
+                last = load.last_version()
                 while True:
                     message = await receive(ws, timeout=10, skip_pings=False)
                     seen_down |= message.get("store") == "down"
@@ -128,12 +81,8 @@ async def test_a_failover_loses_no_acknowledged_score(tmp_path: Path) -> None:
             await api.close()
         assert nodes.master_port() == new_master != old_master
         held = score_records(nodes.node(new_master).admin(), settings.key_prefix)
-    assert sum(p["refused"] for p in pushes) > 0  # writes did answer 503 during the failover
+    load.check_held(held)
     assert seen_down
-    assert len(held) == len(pushes) == PLAYERS * MACHINES  # every push once: retries added none
-    recorded = {(r["player"], r["machine"]): r["score"] for r in held}
-    for p in pushes:
-        assert recorded[(p["player"], p["machine"])] == p["score"], p
     assert views["version"] >= last
 
 
