@@ -172,6 +172,7 @@
         return "Score #" + (state.origin.get(r.voids) || r.voids) + " voided (" + person(first.player) + " on " + machine(first.machine) + ")";
       }
       case "player_withdrawn": return person(r.player) + " withdrew";
+      case "player_reclassified": return person(r.player) + (r.guest ? " made a guest" : " made a region player");
       default: {
         const fields = Object.entries(r).filter(([k]) => !["seq", "type", "by", "at", "reason", "note"].includes(k));
         return r.type.replace(/_/g, " ") + (fields.length ? ": " + fields.map(([k, v]) => k + " " + (typeof v === "object" ? JSON.stringify(v) : v)).join(", ") : "");
@@ -186,7 +187,7 @@
     fixes: (r) => r.type === "score_corrected" || r.type === "score_voided",
     queues: (r) => r.type.startsWith("queue_") || r.type === "game_started",
     machines: (r) => r.type === "machine_added" || r.type === "machine_status_changed",
-    setup: (r) => ["tournament_created", "player_added", "settings_changed", "player_withdrawn"].includes(r.type),
+    setup: (r) => ["tournament_created", "player_added", "settings_changed", "player_withdrawn", "player_reclassified"].includes(r.type),
   };
 
   function players(r) {

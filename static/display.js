@@ -1011,6 +1011,7 @@
     const reprofiled = applyProfile();
     rebuild();
     render();
+    B.showField(views());
     if (firstTime || reprofiled) restartRotation();
   }
 

@@ -370,6 +370,25 @@
     );
   }
 
+  /* A UKPL meeting's field from its tournament view ({players, guests}, UKPL 1C, 3C):
+     "4 players + 1 guest", or "" for a tournament without one. */
+  function fieldText(views) {
+    const field = (views.tournament || {}).field;
+    if (!field) return "";
+    const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
+    const text = plural(field.players || 0, "player");
+    return field.guests ? text + " + " + plural(field.guests, "guest") : text;
+  }
+
+  /* The header's field note (#field-note, when the page has one): fieldText, hidden when "". */
+  function showField(views) {
+    const note = document.getElementById("field-note");
+    if (!note) return;
+    const text = fieldText(views);
+    note.hidden = !text;
+    note.textContent = text ? " · " + text : "";
+  }
+
   function player(views, number) {
     const found = (views.players || {})[number];
     return found || { name: "Player " + number, guest: false };
@@ -535,6 +554,8 @@
     standingRows: standingRows,
     placeLabels: placeLabels,
     machineList: machineList,
+    fieldText: fieldText,
+    showField: showField,
     player: player,
     byNumber: byNumber,
     el: el,

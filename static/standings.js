@@ -516,6 +516,7 @@
   }
 
   function render() {
+    B.showField(views());
     $("standings-list-screen").hidden = state.player !== null;
     $("player-screen").hidden = state.player === null;
     if (state.player === null) renderList();

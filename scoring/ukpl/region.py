@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scoring.errors import DuplicateRegistration
+from scoring.errors import DuplicateRegistration, EntryNotAllowed
 from scoring.ranking import player_key
 from scoring.ukpl.adjust import Penalty, banned
 from scoring.ukpl.errors import OwnMeeting
@@ -42,6 +42,20 @@ def is_guest(marked: bool, player_region: str | None, meeting_region: str | None
         return True
     known = player_region is not None and meeting_region is not None
     return known and not same_region(player_region, meeting_region)
+
+
+def reclassified(player: str, name: str, guest_now: bool, guest: bool) -> bool:
+    """A TD's record making player ``player`` (``name``) a guest (``guest`` True) or a region
+    player (False) at this meeting; returns ``guest``. UKPL 1C ("players can register for one
+    regional league only") and UKPL 3C ("League points for players from other regions"): the
+    registration read at sign-up can be wrong (a player moved region, or joined the league on
+    the day), and the meeting's machine points follow the corrected field (3B: N is the number
+    of competitors). Raises EntryNotAllowed when the player already is what the record says,
+    so a second tap records nothing."""
+    if guest_now == guest:
+        what = "a guest" if guest else "a region player"
+        raise EntryNotAllowed(f"{name} ({player}) is already {what} at this meeting.")
+    return guest
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,9 +46,11 @@ REASON_REQUIRED = frozenset(
     {
         "jackpot_adjusted", "fault_replay", "fault_one_ball", "adjustment_withdrawn",
         "season_results_removed", "penalty", "extra_ball_penalty", "slam_tilt",
+        "player_reclassified",
     }
 )  # fmt: skip
-"""Adjustments, faults, penalties and season removals say why (UKPL 2E, 6A, 6C, 7A-7D)."""
+"""Adjustments, faults, penalties, season removals and a player made a guest or a region player
+say why (UKPL 1C, 2E, 3C, 6A, 6C, 7A-7D)."""
 
 
 COMPETITION = Competition(

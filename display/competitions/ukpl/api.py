@@ -3,6 +3,8 @@ multiplayer games, and past meetings' results for the season table. Every write 
 ``display.http.endpoint.write`` (validated by the ``ukpl`` kind, compare-and-append, Idempotency-Key).
 
     POST /api/t/{t}/ukpl/players                   TD       players with region (UKPL 1C)
+    POST /api/t/{t}/ukpl/players/{p}/guest         TD       a guest made a region player, or
+                                                            back (UKPL 1C, 3C)
     POST /api/t/{t}/adjustments                    TD       one adjustment (2E, 6A, 6C, 7A-7D)
     POST /api/t/{t}/adjustments/{seq}/withdraw     TD       withdraw one, with a reason and
                                                             If-Match: its version
@@ -21,6 +23,7 @@ from display.competitions.ukpl.imports import rows_from_csv
 from display.competitions.ukpl.schemas import (
     AdjustmentIn,
     MultiplayerIn,
+    ReclassifyIn,
     RegionPlayerIn,
     RegionPlayersIn,
     RemoveResultsIn,
@@ -61,6 +64,25 @@ async def add_players(request: Request) -> Response:
     ]
     seq, replayed = await write(request, tid, new)
     return written(seq, replayed, {"players": [p.number for p in players]})
+
+
+async def reclassify(request: Request) -> Response:
+    """``POST /api/t/{t}/ukpl/players/{p}/guest`` (``ReclassifyIn``: ``{"guest", "reason"}``,
+    TD): one ``player_reclassified`` record; the meeting's machine points are worked out again
+    with the new N (UKPL rules 1C, 3B, 3C). 201 ``{version, player, guest}``; 404 for no such
+    player, 409 when they already are a guest (or a region player)."""
+    tid = meeting_or_error(request)
+    principal = await signed_in(request, tid, td_only=True)
+    data = await body(request, ReclassifyIn)
+    player = str(request.path_params["player"])
+    record = {
+        "type": "player_reclassified",
+        "player": player,
+        "guest": data.guest,
+        "reason": data.reason,
+    }
+    seq, replayed = await write(request, tid, [stamp(principal, record)])
+    return written(seq, replayed, {"player": player, "guest": data.guest})
 
 
 async def adjust(request: Request) -> Response:
@@ -169,6 +191,7 @@ async def remove_results(request: Request) -> Response:
 
 routes = [
     Route("/api/t/{tournament}/ukpl/players", add_players, methods=["POST"]),
+    Route("/api/t/{tournament}/ukpl/players/{player}/guest", reclassify, methods=["POST"]),
     Route("/api/t/{tournament}/adjustments", adjust, methods=["POST"]),
     Route("/api/t/{tournament}/adjustments/{seq}/withdraw", withdraw, methods=["POST"]),
     Route("/api/t/{tournament}/multiplayer", multiplayer, methods=["POST"]),

@@ -11,6 +11,8 @@ UKPL ones of ``display.competitions.ukpl.records`` (``region``, ``season``, ``me
 | record                     | fields (all: by, at)                              | UKPL      |
 |----------------------------|---------------------------------------------------|-----------|
 | player_added               | player {number, name, guest, region?}             | 1C, 3C    |
+| player_reclassified        | player, guest (true: a guest, false: a region     | 1C, 3B,   |
+|                            | player), reason                                   | 3C        |
 | score_recorded             | player, machine, score                            | 3A, 6C    |
 | multiplayer_game_recorded  | machine, scores [{player, score}] (2-6 players)   | 2F        |
 | jackpot_adjusted           | player, machine, awarded [values], agreed, reason | 2E        |
@@ -92,6 +94,8 @@ class UkplKind:
             state, every = st.add_games(state, seq, entries, record)
             state = replace(state, groups={**state.groups, seq: record})
             return state, {EVERY_VIEW} if every else _game_views(entries[0].machine, "adjustments")
+        if kind == "player_reclassified":
+            return st.reclassify(state, record), {EVERY_VIEW}
         if kind in rec.DECISIONS:
             return st.decide(state, seq, record), {EVERY_VIEW}
         if kind == "adjustment_withdrawn":
@@ -112,7 +116,10 @@ class UkplKind:
         shown = {**record, "player": {**p, "guest": guest}}
         meeting, touched = MACHINES.apply(state.meeting, seq, shown)
         registered = {**state.registered, str(p["number"]): reg}
-        return replace(state, meeting=meeting, registered=registered), touched | {"season"}
+        return replace(state, meeting=meeting, registered=registered), touched | {
+            "season",
+            "tournament",  # its field: "4 players + 1 guest"
+        }
 
     def _hall(self, state: UkplState, seq: int, record: Record) -> tuple[UkplState, Touched]:
         kind = record["type"]
@@ -178,8 +185,9 @@ class UkplKind:
 
     def view(self, state: UkplState, meta: Mapping[str, str], name: str) -> Doc | None:
         """View ``name`` (``meta``: the tournament's id and name), or None: ``adjustments``,
-        ``season``, else the machines kind's, with the UKPL settings in ``tournament`` and regions
-        in ``players``."""
+        ``season``, else the machines kind's, with the UKPL settings and the field (``{"players":
+        region players, "guests"}``, UKPL 1C, 3C: the meeting's header) in ``tournament`` and
+        regions in ``players``."""
         from display.competitions.ukpl import views as ukpl_views
 
         if name == "adjustments":
@@ -190,6 +198,8 @@ class UkplKind:
         doc = MACHINES.view(state.meeting, meta, name)
         if doc is not None and name == "tournament":
             doc["settings"] = compact({**doc["settings"], **state.options.shown()})
+            players, guests = state.field()
+            doc["field"] = {"players": players, "guests": guests}
         if doc is not None and name == "players":
             for number, row in doc.items():
                 region = state.registered[number].region

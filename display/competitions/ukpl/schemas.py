@@ -25,6 +25,14 @@ class RegionPlayersIn(Body):
     players: list[RegionPlayerIn] = Field(min_length=1, max_length=2000)
 
 
+class ReclassifyIn(Body):
+    """A player made a guest (``guest``: true) or a region player (false) at this meeting, with
+    why (UKPL 1C, 3C)."""
+
+    guest: bool
+    reason: Reason
+
+
 class GameIn(Body):
     """An adjustment of one player's game on one machine."""
 

@@ -17,7 +17,7 @@ from display.competitions.machines.state import HallTournament
 from display.competitions.ukpl import records as rec
 from display.types import FormatSettings, Record
 from scoring.corrections import find_entry, without_entries
-from scoring.errors import EntryNotAllowed
+from scoring.errors import EntryNotAllowed, UnknownPlayer
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import rebuild
 from scoring.ukpl.adjust import Applied, Penalty, Substitute
@@ -32,7 +32,7 @@ from scoring.ukpl.games import (
     removed_machines,
     without_decision,
 )
-from scoring.ukpl.region import SeasonMeet, bans_at, is_guest
+from scoring.ukpl.region import SeasonMeet, bans_at, is_guest, reclassified
 from scoring.ukpl.season import Meet, meet_from_standings
 
 Note = tuple[Record, Record | None]
@@ -41,11 +41,20 @@ Note = tuple[Record, Record | None]
 
 @dataclass(frozen=True, slots=True)
 class Registration:
-    """A player as registered: name, the guest mark as given, and region (UKPL 1C)."""
+    """A player as registered: name, the guest mark as given, and region (UKPL 1C); ``ruled``:
+    the TD's last ``player_reclassified`` (True a guest, False a region player), which wins over
+    the mark and the region (UKPL 3C), None when there is none."""
 
     name: str
     marked: bool
     region: str | None
+    ruled: bool | None = None
+
+    def guest(self, meeting_region: str | None) -> bool:
+        """Whether the player plays for fun at a meeting of ``meeting_region`` (UKPL 1C, 3C)."""
+        if self.ruled is not None:
+            return self.ruled
+        return is_guest(self.marked, self.region, meeting_region)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +99,13 @@ class UkplState:
     def players(self) -> dict[str, Player]:
         """Registered players with the guest flag in force (UKPL 1C, 3C)."""
         region = self.options.region
-        return {
-            n: Player(n, r.name, is_guest(r.marked, r.region, region))
-            for n, r in self.registered.items()
-        }
+        return {n: Player(n, r.name, r.guest(region)) for n, r in self.registered.items()}
+
+    def field(self) -> tuple[int, int]:
+        """(region players, guests) registered at this meeting (UKPL 1C, 3C), for its header."""
+        players = self.players().values()
+        guests = sum(1 for p in players if p.guest)
+        return len(players) - guests, guests
 
     def machine_names(self) -> dict[str, str]:
         """Machine names by id, every machine of the meeting."""
@@ -152,6 +164,22 @@ def settle(state: UkplState) -> UkplState:
     )
     pending = pending_faults(state.games, state.decisions)
     return replace(state, meeting=meeting, effects=adjusted.log, pending=pending, banned=banned)
+
+
+def reclassify(state: UkplState, record: Record) -> UkplState:
+    """A ``player_reclassified`` record (``player``, ``guest``: true or false, ``reason``): the
+    player is a guest or a region player from now on, whatever their registration said, and the
+    meeting's machine points are recomputed with the new N (UKPL rules 1C, 3B, 3C; via
+    ``scoring.ukpl.region.reclassified``). Raises UnknownPlayer for no such player,
+    EntryNotAllowed when they already are what the record says."""
+    number = str(record["player"])
+    registration = state.registered.get(number)
+    if registration is None:
+        raise UnknownPlayer(f"There is no player {number} at this meeting.")
+    now = registration.guest(state.options.region)
+    ruled = reclassified(number, registration.name, now, bool(record["guest"]))
+    registered = {**state.registered, number: replace(registration, ruled=ruled)}
+    return settle(replace(state, registered=registered))
 
 
 def add_games(

@@ -40,6 +40,10 @@
       hint: "Its games stop counting and are replayed on the substitute.",
     },
     multiplayer: { fields: ["machine", "multiplayer"], hint: "Entered together as one game." },
+    reclassify: {
+      fields: ["game", "reclassify", "reason"],
+      hint: "Machine points are worked out again: a guest takes no place and does not count in N.",
+    },
     results: { fields: ["results"], hint: "Its league points count in the season table." },
   };
 
@@ -135,6 +139,7 @@
     $("new-machine").hidden = $("substitute").value !== "";
     $("kind-hint").textContent = KINDS[kind()].hint;
     state.key = null;
+    state.lookedUp = null;
     lookups();
   }
 
@@ -184,7 +189,10 @@
       const row = ((views()["machine/" + machine] || {}).rows || {})[number];
       const on = machine && row ? " · " + B.fmt.score(row.score) + " on this machine" : "";
       lookup.textContent = who.name + (who.guest ? " (guest)" : "") + on;
+      // reclassifying: offer the other status, the one the record changes them to
+      if (kind() === "reclassify" && state.lookedUp !== number) $("guest-to").value = who.guest ? "region" : "guest";
     }
+    state.lookedUp = number;
   }
 
   function body() {
@@ -200,6 +208,11 @@
         if (p || digits(s)) scores.push({ player: p, score: score(s, "Player " + p + "'s score") });
       }
       return { path: "/api/t/" + tid + "/multiplayer", body: { machine: machine, scores: scores } };
+    }
+    if (k === "reclassify") {
+      if (!reason) throw new Error("Say why: it is kept in the log with your name.");
+      const guest = $("guest-to").value === "guest";
+      return { path: "/api/t/" + tid + "/ukpl/players/" + encodeURIComponent(player) + "/guest", body: { guest: guest, reason: reason } };
     }
     if (k === "results") {
       const out = { meet: $("meet").value.trim(), csv: $("csv").value };
@@ -396,6 +409,7 @@
 
   function render() {
     if (live.version === null) return;
+    B.showField(views());
     fillMachines();
     lookups();
     if (!document.activeElement || !document.activeElement.classList.contains("reason-input")) renderRecords();
