@@ -442,7 +442,7 @@ def record_playoff_game(
                   _others(league, at.index), seq, _previous_picker(league, at), where)  # fmt: skip
     here = present(match)
     lines = game_lines(entry, here, "this match (present players)")
-    slot = replace(slot, lines=lines, playoff=entry.playoff)
+    slot = replace(slot, lines=lines, playoff=entry.playoff, version=seq)
     score_game(slot, here, league.config, where)
     return _with_match(league, at.index, replace(match, games=(*match.games, slot), open=Slot()))
 

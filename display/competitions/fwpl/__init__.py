@@ -58,9 +58,10 @@ COMPETITION = Competition(
             "third_offence_recorded",
             "machine_died",
             "playoffs_reopened",
+            "playoff_game_voided",
         }
     ),
-    versioned_paths=(r"/league/corrections$",),
+    versioned_paths=(r"/league/corrections$", r"/league/playoff-voids$"),
     demos=("display.competitions.fwpl.demo:fwpl",),
     commands=("display.competitions.fwpl.offline:league",),
 )

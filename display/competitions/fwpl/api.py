@@ -7,8 +7,9 @@ Members may also come through the generic ``POST /api/t/{tournament}/players`` (
 machines through ``POST /api/t/{tournament}/machines``; a single score through the generic
 ``POST /api/t/{tournament}/scores`` lands in the player's group's next game tonight.
 
-A correction (``POST …/league/corrections``) names the game's version in ``If-Match``
-(``game_version``; docs/protocol.md "Changing an entry").
+A correction (``POST …/league/corrections``, a league night's game or a playoff game) and a
+playoff game's void (``POST …/league/playoff-voids``) name the game's version in ``If-Match``
+(``game_version``, ``playoff_game_version``; docs/protocol.md "Changing an entry").
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
@@ -143,11 +144,33 @@ class LinesIn(GameRef):
     playoff: list[Id] = Field(default_factory=list, max_length=4)
 
 
-class CorrectionIn(GameIn):
-    """TD: a played game's lines replaced, with the ``reason`` (FWPL 3: the group agreed); the
-    game's version goes in ``If-Match``."""
+class CorrectionIn(Lines):
+    """TD: a played game's lines replaced, with the ``reason`` (FWPL 3: the group agreed): a
+    league night's game named by ``week`` and ``group``, or a playoff game by ``division`` and
+    ``players`` (FWPL 6.3; refused once a later round drawn from it has started, until the TD
+    reopens the round); ``game_no`` of the match, ``machine`` when it was another. The game's
+    version goes in ``If-Match``."""
 
+    week: WeekNo | None = None
+    group: GroupNo | None = None
+    division: str | None = Field(None, min_length=1, max_length=2)
+    players: list[Id] | None = Field(None, min_length=2, max_length=4)
+    game_no: GameNo
+    machine: Id | None = None
     reason: Reason
+
+    @model_validator(mode="after")
+    def one_game(self) -> CorrectionIn:
+        """Raise ValueError (422) unless the body names one game: week and group, or division
+        and players."""
+        night, playoff = (self.week, self.group), (self.division, self.players)
+        named = [ref for ref in (night, playoff) if any(v is not None for v in ref)]
+        if len(named) != 1 or None in named[0]:
+            raise ValueError(
+                "name one game: week and group (a league night) or division and players "
+                "(a playoff match)"
+            )
+        return self
 
 
 class PenaltyIn(Body):
@@ -196,9 +219,12 @@ class PlayoffsIn(Body):
 
 class ReopenIn(Body):
     """Why the league officer takes the playoffs' start back (FWPL 6.1, 6.2; for the audit
-    page)."""
+    page); with ``division`` and ``round`` ("quarterfinal", "semifinal"), only the start of the
+    round after that one in that division (FWPL 6.3), so its games can be corrected."""
 
     reason: str = Field(min_length=1, max_length=200)
+    division: str | None = Field(None, min_length=1, max_length=2)
+    round: Literal["quarterfinal", "semifinal"] | None = None
 
 
 class MatchRef(Body):
@@ -229,6 +255,14 @@ class PlayoffGameIn(MatchRef, Lines):
 
     game_no: Annotated[int, Field(ge=1, le=3)]
     machine: Id | None = None
+
+
+class PlayoffVoidIn(MatchRef):
+    """TD: a playoff match's last game voided, never played, so it is played again on its
+    machine (FWPL 6.3, 6.4); the game's version goes in ``If-Match``."""
+
+    game_no: Annotated[int, Field(ge=1, le=3)]
+    reason: Reason
 
 
 class PlayoffTiebreakIn(MatchRef):
@@ -332,6 +366,52 @@ def game_version(league: League, week: int, group: int, game_no: int) -> int | N
     return games[game_no - 1].version if 1 <= game_no <= len(games) else None
 
 
+def playoff_game_version(
+    league: League, division: str, players: list[str], game_no: int
+) -> int | None:
+    """A played playoff game's version (``Slot.version``), None when the match has not started
+    or played it (the rules then refuse with their message)."""
+    if league.playoffs is None:
+        return None
+    wanted = frozenset(players)
+    for match in league.playoffs.matches:
+        if match.division == division and frozenset(match.players) == wanted:
+            games = match.games
+            return games[game_no - 1].version if 1 <= game_no <= len(games) else None
+    return None
+
+
+def _game_ref(fields: Record) -> Record:
+    """The game a versioned body names: week, group and game_no, or division, players and
+    game_no for a playoff game."""
+    keys = ("division", "players") if "division" in fields else ("week", "group")
+    return {k: fields[k] for k in (*keys, "game_no")}
+
+
+def _version_of(ref: Record) -> Callable[[League], int | None]:
+    if "division" in ref:
+        return lambda league: playoff_game_version(
+            league, ref["division"], ref["players"], ref["game_no"]
+        )
+    return lambda league: game_version(league, ref["week"], ref["group"], ref["game_no"])
+
+
+async def void_playoff_game(request: Request) -> Response:
+    """TD: void a playoff match's last game (``PlayoffVoidIn``) with its version in
+    ``If-Match`` (428 / 412); answers 201 with the record's fields, the ETag its seq."""
+    tid = request.path_params["tournament"]
+    principal = await endpoint.signed_in(request, tid, td_only=True)
+    data = await endpoint.body(request, PlayoffVoidIn)
+    _league(request)
+    fields = _fields(data)
+    check = preconditions.precondition(
+        request.headers.get("if-match"), _version_of(_game_ref(fields)), "game"
+    )
+    record = endpoint.stamp(principal, {"type": "playoff_game_voided", **fields})
+    seq, replayed = await endpoint.write(request, tid, [record], precondition=check)
+    return preconditions.tagged(endpoint.written(seq, replayed, fields), seq)
+
+
 def _game(
     model: type[BaseModel], kind: str, td_only: bool = False, versioned: bool = False
 ) -> Handler:
@@ -351,11 +431,10 @@ def _game(
         }
         fields = {k: v for k, v in fields.items() if v not in ({}, [])}
         fields["scores"] = data.model_dump()["scores"]
-        check = None
+        check, ref = None, _game_ref(fields) if versioned else {}
         if versioned:
-            ref = (fields["week"], fields["group"], fields["game_no"])
             check = preconditions.precondition(
-                request.headers.get("if-match"), lambda league: game_version(league, *ref), "game"
+                request.headers.get("if-match"), _version_of(ref), "game"
             )
         seq, replayed = await endpoint.write(
             request, tid, [endpoint.stamp(principal, {"type": kind, **fields})], precondition=check
@@ -363,8 +442,7 @@ def _game(
         answer = {k: v for k, v in fields.items() if k != "scores"}
         if not versioned:
             return endpoint.written(seq, replayed, answer)
-        game = dict(zip(("week", "group", "game_no"), ref, strict=True))
-        answer["game"] = {**game, "version": seq}
+        answer["game"] = {**ref, "version": seq}
         return preconditions.tagged(endpoint.written(seq, replayed, answer), seq)
 
     handler.__name__ = f"post_{kind}"
@@ -394,4 +472,5 @@ routes = [
     _route("playoff-picks", record_endpoint(PlayoffPickIn, "playoff_machine_picked")),
     _route("playoff-games", _game(PlayoffGameIn, "playoff_game_recorded")),
     _route("playoff-tiebreaks", record_endpoint(PlayoffTiebreakIn, "playoff_tiebreak_recorded")),
+    _route("playoff-voids", void_playoff_game),
 ]

@@ -11,7 +11,7 @@
                                 "missing": true?}},
        "started": true?, "complete": true?, "tie": "Players … record the order …"?,
        "tied": ["3", "6"]?,
-       "games": {"1": {"machine": "tz", "picked_by": "8"?,
+       "games": {"1": {"machine": "tz", "picked_by": "8"?, "version": 57,
                        "rows": {"<number>": {"score": 1, "place": 1, "points": 4}}}},
        "game_no": 2?, "machine": "afm"?, "picker": "5"?, "allowed": ["tz"]?}}}}}
 ```
@@ -53,7 +53,12 @@ def _games(league: League, group: PlayoffGroup) -> Doc:
                 }
             )
         games[str(n)] = compact(
-            {"machine": slot.machine, "picked_by": slot.picked_by, "rows": rows}
+            {
+                "machine": slot.machine,
+                "picked_by": slot.picked_by,
+                "version": slot.version,
+                "rows": rows,
+            }
         )
     return games
 

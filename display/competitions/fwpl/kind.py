@@ -31,6 +31,7 @@ never land on another game.
 | score_recorded             | player, machine, score (the generic steward page: one   | as game_line_recorded         |
 |                            | line of the player's group's next game tonight)         |                               |
 | game_corrected             | week, group, game_no, machine?, scores…, reason (3)     | night/<week>, season, …       |
+|                            | or division, players, game_no, …: a playoff game (6.3)  | bracket                       |
 | penalty_recorded           | week, group, player, penalty, game_no?, reason (8.x)    | night/<week>, season, …       |
 | third_offence_recorded     | player, reason (8.5 automatic third offence)            | night/<week>, season, …       |
 | night_closed               | week (all games played; 3.3 final)                      | night/<week>, season, …       |
@@ -42,13 +43,21 @@ never land on another game.
 | playoff_game_recorded      | division, players, game_no, machine, scores, playoff?   | bracket                       |
 |                            | (6.3)                                                   |                               |
 | playoff_tiebreak_recorded  | division, players, order (6.5)                          | bracket                       |
-| playoffs_reopened          | reason (no playoff match started; 6.1, 6.2)             | every view                    |
+| playoff_game_voided        | division, players, game_no (the match's last), reason   | bracket                       |
+|                            | (6.3, 6.4: played again on its machine)                 |                               |
+| playoffs_reopened          | reason (no playoff match started; 6.1, 6.2); with       | every view                    |
+|                            | division, round: the next round's start taken back      |                               |
+|                            | while it has no game (6.3)                              |                               |
 | settings_changed           | settings (before week 1 any; later only ``weeks`` and   | every view                    |
 |                            | ``playoff_*`` until the playoffs start)                 |                               |
 
 Once the playoffs have started, a correction or penalty that would change the season table the
 divisions were drawn from is refused ("The playoffs have started: reopen the regular season
 first."); ``playoffs_reopened`` takes the start back while no playoff match has started.
+A playoff game is corrected or voided while the round after its match has not started, or when
+the change keeps who plays in it; else it is refused ("Division A: the final has started: reopen
+the semi-finals first.") until ``playoffs_reopened`` names the division and the round
+(``scoring.fwpl.playoff_edits``).
 
 Every record also carries ``by`` and ``at`` (``display.http.endpoint.stamp``).
 """
@@ -94,6 +103,7 @@ PLAYOFF_RECORDS: Mapping[str, records.Handler] = {
     "playoff_machine_picked": records.pick_playoff_machine,
     "playoff_game_recorded": records.record_playoff_game,
     "playoff_tiebreak_recorded": records.record_playoff_tiebreak,
+    "playoff_game_voided": records.void_playoff_game,
 }
 
 
@@ -135,6 +145,8 @@ class FwplKind:
             return records.line_from_score(state, seq, record), {week, *TABLE}
         if kind == "game_line_recorded":
             return records.record_line(state, seq, record), {week, *TABLE}
+        if kind == "game_corrected" and "division" in record:
+            return records.correct_playoff_game(state, seq, record), {"bracket"}
         if kind in NIGHT_RECORDS:
             touched = {f"night/{record.get('week')}", *TABLE}
             if kind == "night_closed":
@@ -147,7 +159,7 @@ class FwplKind:
         if kind == "playoffs_started":
             return records.start_playoffs(state, seq, record), {"bracket", "tournament", *TABLE}
         if kind == "playoffs_reopened":
-            return bracket.reopen_season(state), {EVERY_VIEW}
+            return records.reopen_playoffs(state, seq, record), {EVERY_VIEW}
         if kind in PLAYOFF_RECORDS:
             return PLAYOFF_RECORDS[kind](state, seq, record), {"bracket"}
         raise ValueError(f"unknown record type {kind!r}")

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from display.competitions.fwpl.state import parse_settings, settings_of
 from display.types import FormatSettings, Record, Registration
-from scoring.fwpl import bracket, league_night
+from scoring.fwpl import bracket, league_night, playoff_edits
 from scoring.fwpl import league as season
 from scoring.fwpl.entry import GameEntry, LineEntry
 from scoring.fwpl.ladder import LeaguePlayer
@@ -254,3 +254,33 @@ def record_playoff_tiebreak(league: League, seq: int, record: Record) -> League:
     at = _started(league, record)
     bracket.tie_to_break(league, at)
     return bracket.record_playoff_tiebreak(league, at, _names(record, "order"))
+
+
+def correct_playoff_game(league: League, seq: int, record: Record) -> League:
+    """``game_corrected`` of a playoff game: division, players, game_no, machine? (empty: the
+    game's own), the whole game (``game_entry``; FWPL 3, 6.3)."""
+    at = _started(league, record)
+    machine = record.get("machine")
+    return playoff_edits.correct_playoff_game(
+        league,
+        seq,
+        at,
+        record.get("game_no"),
+        str(machine) if machine else None,
+        game_entry(record),
+    )
+
+
+def void_playoff_game(league: League, seq: int, record: Record) -> League:
+    """``playoff_game_voided``: division, players, game_no (FWPL 6.3, 6.4)."""
+    at = _started(league, record)
+    return playoff_edits.void_playoff_game(league, seq, at, record.get("game_no"))
+
+
+def reopen_playoffs(league: League, seq: int, record: Record) -> League:
+    """``playoffs_reopened``: with ``division`` and ``round``, that round's next round's start
+    is taken back (``playoff_edits.reopen_round``); without, the playoffs' own start
+    (``bracket.reopen_season``; FWPL 6.1, 6.2)."""
+    if record.get("division") is None:
+        return bracket.reopen_season(league)
+    return playoff_edits.reopen_round(league, record.get("division"), record.get("round"))
