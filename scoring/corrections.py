@@ -22,11 +22,11 @@ which entries were voided or wiped with their machine; ``counted_entry`` reads t
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from scoring.errors import ScoringError, UnknownMachine
 from scoring.errors import UnknownEntry as UnknownEntry  # raised here, imported from here too
-from scoring.errors import UnknownMachine
 from scoring.model import Entry, MachineState
 from scoring.tournament import (
     Tournament,
@@ -106,6 +106,48 @@ def correct_score(
     if player != entry.player:
         check_still_playing(tournament, withdrawn, player)
     return correct_entry(tournament, entry.seq, score, player, machine)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveClash:
+    """What moving a score onto a player's machine would do when they already have a score
+    there: ``already`` their score(s) on it now, ``joker`` whether the moved score would become
+    their joker game (EPC 2009, EPC Qualifying: "one joker game per machine"), ``counting`` the
+    score that would count for them on that machine afterwards."""
+
+    player: str
+    machine: str
+    already: tuple[int, ...]
+    joker: bool
+    counting: int
+
+
+def move_clash(
+    tournament: Tournament, entry: Entry, score: object, player: str, machine: str
+) -> MoveClash | None:
+    """Whether correcting ``entry`` to ``score`` by ``player`` on ``machine`` puts it beside a
+    score ``player`` already has on ``machine`` (a second game there: in EPC qualifying it
+    spends their joker game, EPC 2009, EPC Qualifying), and what would happen; None when it does
+    not, or when the rules refuse the move anyway (the correction then says why). A score left
+    on its player and machine is no move. Pure; raises nothing."""
+    if (player, machine) == (entry.player, entry.machine):
+        return None
+    already = tuple(
+        e.score
+        for e in tournament.entries.get(machine, ())
+        if e.player == player and e.seq != entry.seq
+    )
+    if not already:
+        return None
+    try:
+        after = correct_entry(tournament, entry.seq, score, player, machine)
+    except ScoringError:
+        return None
+    table = after.tables.get(machine)
+    row = next((r for r in table.rows if r.player == player), None) if table else None
+    if row is None:  # pragma: no cover - a moved score always gives its player a row
+        return None
+    return MoveClash(player, machine, already, row.joker, row.score)
 
 
 def correct_entry(

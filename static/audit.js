@@ -279,6 +279,8 @@
       body.score = Number(String(data.score || "").replace(/\D/g, ""));
       if (data.player && data.player.trim() !== r.player) body.player = data.player.trim();
       if (data.machine && data.machine !== r.machine) body.machine = data.machine;
+      // the TD pressed "Move it anyway" after the server said what the move would do
+      if (state.editing.confirm) body.confirm = true;
     }
     // one key per change: resent with it while the outcome is unknown (live.js writeOnce), and
     // kept for the next press of the same change if it is still unknown, so it is recorded once
@@ -303,6 +305,8 @@
     const res = out.res;
     if (!res || !res.ok) {
       if (!out.unknown) editing.key = null; // refused: nothing recorded
+      const ask = form.querySelector(".confirm-move");
+      if (ask) ask.hidden = !(res && out.data.error === "move_needs_confirm");
       say(res ? out.data.message || "The server answered " + res.status + "." : "No answer from the server, so this may have been recorded. Press again: it is recorded once.");
       return;
     }
@@ -322,10 +326,17 @@
     fields.push(el("label", { class: "wide" }, "Reason", el("input", { name: "reason", required: true, maxlength: "200", placeholder: "why, for the audit log" })));
     const form = el(
       "form",
-      { class: "editor", novalidate: true, onsubmit: (e) => { e.preventDefault(); submit(r, action, e.target); } },
+      {
+        class: "editor",
+        novalidate: true,
+        onsubmit: (e) => { e.preventDefault(); submit(r, action, e.target); },
+        // a changed correction is asked about again: the confirmation was for the move shown
+        oninput: (e) => { state.editing.confirm = false; e.currentTarget.querySelector(".confirm-move").hidden = true; },
+      },
       fields,
       el("div", { class: "editor-actions" },
         el("button", { type: "submit", class: "primary" }, action === "correct" ? "Save correction" : "Void this score"),
+        el("button", { type: "button", class: "primary confirm-move", hidden: true, onclick: (e) => { state.editing.confirm = true; submit(r, action, e.target.form); } }, "Move it anyway"),
         el("button", { type: "button", class: "secondary", onclick: () => { state.editing = null; render(); } }, "Cancel")),
       el("p", { class: "error", role: "alert", hidden: true })
     );

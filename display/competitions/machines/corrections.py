@@ -3,7 +3,7 @@
 | endpoint                                     | who                       | record / answer       |
 |----------------------------------------------|---------------------------|-----------------------|
 | POST /api/t/{tid}/scores/{seq}/correct       | TD                        | score_corrected       |
-|   ``{"score", "reason", "player"?, "machine"?}``                                              |
+|   ``{"score", "reason", "player"?, "machine"?, "confirm"?}``                                  |
 | POST /api/t/{tid}/scores/{seq}/void          | TD; a steward, their own  | score_voided          |
 |   ``{"reason"}``                             | entry within the window   |                       |
 | POST /api/t/{tid}/players/{player}/withdraw  | TD                        | player_withdrawn      |
@@ -17,6 +17,11 @@
 stays in the log; the correction or void names it and says why. A steward may void an entry they
 recorded themselves within ``hall.void_window_seconds`` of recording it, if the TD has not
 corrected it; anything else is the TD's.
+
+A correction that moves a score onto a player who already has one on that machine asks first
+(409 ``move_needs_confirm``, saying what would happen: in EPC qualifying it spends their joker
+game, and which score would count); the same correction with ``"confirm": true`` goes through
+(``scoring.corrections.move_clash``).
 
 Correcting or voiding needs ``If-Match: "<version>"`` (RFC 9110 §13.1.1, a strong entity tag):
 an entry's version is the seq of the last record that changed it (its ``score_recorded`` record,
@@ -50,8 +55,10 @@ from display.http.schemas import Body, Id
 from display.log.store import version_number
 from display.log.writer import Precondition
 from display.types import Record
+from scoring.corrections import MoveClash, move_clash
 from scoring.errors import UnknownEntry
 from scoring.model import Entry
+from scoring.tournament import machine_name, player_label
 
 SCORE_RECORDS = ("score_recorded", "score_corrected")
 Reason = Field(min_length=1, max_length=200, description="why, for the audit page")
@@ -65,6 +72,10 @@ class CorrectIn(Body):
     reason: str = Reason
     player: Id | None = None
     machine: Id | None = None
+    confirm: bool = Field(
+        False,
+        description="move the score onto a player who already has one on that machine anyway",
+    )
 
 
 class ReasonIn(Body):
@@ -154,6 +165,42 @@ def unchanged(
     return check
 
 
+def asked_before_moving(tid: str, seq: int, data: CorrectIn, first: Precondition) -> Precondition:
+    """``first``, then: a correction moving the score onto a player who already has a score on
+    that machine is refused with ApiError 409 ``move_needs_confirm`` saying what would happen
+    (``scoring.corrections.move_clash``; EPC 2009, EPC Qualifying: a second game on a machine is
+    the joker game) unless ``data.confirm``. A stage game has no such clash."""
+
+    def check(state: object) -> None:
+        first(state)
+        if data.confirm or (data.player is None and data.machine is None):
+            return
+        if stage_entry(state, seq) is not None:
+            return
+        hall = hall_in(tid, state)
+        entry = entry_of(hall, seq)
+        player, machine = data.player or entry.player, data.machine or entry.machine
+        clash = move_clash(hall, entry, data.score, player, machine)
+        if clash is not None:
+            raise ApiError(409, "move_needs_confirm", move_question(hall, clash, data.score))
+
+    return check
+
+
+def move_question(hall: HallTournament, clash: MoveClash, score: object) -> str:
+    """The plain words of a ``move_needs_confirm``: whose score is already there, what the moved
+    score would become, which would count, and how to go ahead."""
+    who, where = player_label(hall, clash.player), machine_name(hall, clash.machine)
+    had = ", ".join(f"{s:,}" for s in clash.already)
+    moved = f"{score:,}" if isinstance(score, int) else str(score)
+    spends = "it uses their joker game, and " if clash.joker else ""
+    return (
+        f"{who} already has a score on {where} ({had}). Moved to them, this score ({moved}) "
+        f"would be their second game there: {spends}{clash.counting:,} would count for them. "
+        "Confirm to move it anyway."
+    )
+
+
 def changed(request: Request, version: int, replayed: bool, stored: Record | None) -> Response:
     """The answer to a correction or void: the record, the entry and its new version (also as
     the ``ETag``)."""
@@ -194,7 +241,9 @@ async def correct(request: Request) -> Response:
         "reason": data.reason,
     }
     record.update({k: v for k, v in (("player", data.player), ("machine", data.machine)) if v})
-    precondition = unchanged(tid, seq, request.headers.get("if-match"))
+    precondition = asked_before_moving(
+        tid, seq, data, unchanged(tid, seq, request.headers.get("if-match"))
+    )
     version, replayed = await write(
         request, tid, [stamp(principal, record)], precondition=precondition
     )
