@@ -56,6 +56,8 @@ COMPETITION = Competition(
     pages={"epc-country": (Page("Tables", "country"), Page("Team entry", "team-entry"))},
     players_page={"epc-country": "country"},
     templates=TEMPLATES,
-    reason_required=frozenset({"record_voided", "slam_tilt_recorded", "late_recorded"}),
+    reason_required=frozenset(
+        {"record_voided", "slam_tilt_recorded", "late_recorded", "stage_reopened"}
+    ),
     versioned_paths=(r"/country/void$",),
 )

@@ -136,6 +136,14 @@ class StageIn(Body):
     stage: Literal["final", "complete"]
 
 
+class ReopenIn(Body):
+    """The stage before the current one to reopen (EPC 2009, EPC Country Competition; the final's
+    start, or its completion, taken back), and why."""
+
+    stage: Literal["qualifying", "final"]
+    reason: Annotated[str, Field(min_length=1, max_length=200)]
+
+
 class VoidIn(Body):
     """The record (by its seq) to void, and why."""
 
@@ -268,6 +276,15 @@ async def advance_stage(request: Request) -> Response:
     return await _write(request, True, [record], payload)
 
 
+async def reopen_stage(request: Request) -> Response:
+    """TD: reopen the stage before the current one (``stage_reopened``): ``{"stage", "reason"}``;
+    409 while the final has results recorded (void them first)."""
+    country(request)
+    data = await endpoint.body(request, ReopenIn)
+    record = {"type": "stage_reopened", "stage": data.stage, "reason": data.reason}
+    return await _write(request, True, [record], {"stage": data.stage})
+
+
 def record_version(state: CountryState, target: int) -> int | None:
     """The version of record ``target`` (a game, 4-ball game, penalty or play-off), named by a
     void's ``If-Match``: its own seq while it stands (such records are never changed, only voided
@@ -309,4 +326,5 @@ routes: list[BaseRoute] = [
     Route(f"{PREFIX}/playoffs", record_playoff, methods=["POST"]),
     Route(f"{PREFIX}/stage", advance_stage, methods=["POST"]),
     Route(f"{PREFIX}/void", void_record, methods=["POST"]),
+    Route(f"{PREFIX}/reopen", reopen_stage, methods=["POST"]),
 ]

@@ -20,6 +20,7 @@ totals play a round-robin final. Records (each also carries ``by`` and ``at``):
 | playoff_recorded    | stage ("qualifying"/"final"), scores [{team, score}], machine? | playoffs, tables |
 | stage_advanced      | stage "final" (finalists [ids], checked on replay) or "complete" | every view |
 | record_voided       | seq (a game, 4-ball game, penalty or play-off), reason   | its tables       |
+| stage_reopened      | stage (the one before the current), reason               | every view       |
 
 "tables" = ``country/groups``, ``country/fixtures``, ``country/four_ball``, ``country/playoffs``
 (``country/final`` instead of groups from the final on). View shapes: ``display.competitions.epc_country.views``.
@@ -33,7 +34,10 @@ decided by a penalty, are refused. The 4-ball game is on a ``four_ball`` machine
 late arrival counts only after 5 minutes. Play-offs are recorded once every match of their stage has
 a result and must be between exactly the teams of a tie that needs one. The final starts when every
 group match has a result and the tie for sixth is settled; qualifying records are refused from then
-on. Corrections are ``record_voided`` followed by the right record.
+on. Corrections are ``record_voided`` followed by the right record; once the final has started a
+qualifying record is refused ("The final has started: reopen qualifying first.") until the TD's
+``stage_reopened`` takes the final's start back, while the final has no result recorded (as in
+the EPC main event; the finalists are drawn again when the final starts again).
 
 Choices the rule text leaves open, made here (the scoring ones are ``CountryConfig`` settings):
 
@@ -72,6 +76,7 @@ HTTP API (JSON; TD = TD token, steward = steward or TD token; ``Idempotency-Key`
 - ``POST /playoffs`` steward: ``{"scores": [{"team": "BE1", "score": 1}, {"team": "NL1", "score":
   2}], "machine": "4b1"}`` (``stage`` defaults to the stage on).
 - ``POST /stage`` TD: ``{"stage": "final"}`` then ``{"stage": "complete"}``.
+- ``POST /reopen`` TD: ``{"stage": "qualifying", "reason": "…"}`` (or ``"final"`` once complete).
 - ``POST /void`` TD: ``{"seq": 57, "reason": "wrong machine"}`` with ``If-Match: "57"`` (a standing
   record's version is its seq; 428 without it, 412 once voided; seqs are in the fixture and 4-ball
   views, and in ``GET /api/t/{tid}/log``).

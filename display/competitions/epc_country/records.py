@@ -232,6 +232,18 @@ def _voided(state: CountryState, seq: int, record: Record) -> tuple[CountryState
     return new, set(FINAL_TABLES if stage == "final" else TABLES)
 
 
+def _stage_reopened(state: CountryState, seq: int, record: Record) -> tuple[CountryState, Touched]:
+    """``stage_reopened``: stage (the one before the current), reason (``entries.reopen_stage``)."""
+    games = [g for g in state.games.values() if stage_of(state.fixture(g.fixture)) == "final"]
+    others = [e for e in state.penalties.values() if e.stage == "final"]
+    playoffs = [e for e in state.playoffs.values() if e.stage == "final"]
+    final_results = len(games) + len(others) + len(playoffs)
+    stage = entries.reopen_stage(state.stage, record.get("stage"), final_results)
+    if stage == "qualifying":
+        return replace(state, stage=stage, finalists=()), {EVERY_VIEW}
+    return replace(state, stage=stage), {EVERY_VIEW}
+
+
 def _without(recorded: Mapping[int, T], seq: int) -> dict[int, T]:
     return {k: v for k, v in recorded.items() if k != seq}
 
@@ -265,5 +277,6 @@ HANDLERS: dict[str, Handler] = {
     "playoff_recorded": _playoff,
     "stage_advanced": _stage_advanced,
     "record_voided": _voided,
+    "stage_reopened": _stage_reopened,
 }
 __all__ = ["HANDLERS", "apply", "rebuild"]

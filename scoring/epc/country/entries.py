@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from scoring.epc.country import Fixture, final_group
 from scoring.epc.country.errors import StageClosed, UnknownTeam
@@ -386,9 +387,38 @@ def check_final_over(now: Stage, final: FinalTable | None, unfinished: Sequence[
 
 def check_void(now: Stage, stage: Stage) -> None:
     """Refuse to void a record of ``stage`` (a game, 4-ball game, penalty or play-off) once that
-    stage is over: StageClosed. EPC 2009, EPC Country Competition (Backglass's reading: the
-    final's field and the final rankings never move under their results)."""
+    stage is over: StageClosed "The final has started: reopen qualifying first." (or "The
+    competition is complete: reopen the final first."). EPC 2009, EPC Country Competition
+    (Backglass's reading: the final's field and the final rankings never move under their
+    results; the TD's ``reopen_stage`` is the one way back, as in the EPC main event)."""
+    if now == stage:
+        return
+    if now == "final":
+        raise StageClosed("The final has started: reopen qualifying first.")
+    if now == "complete":
+        raise StageClosed("The competition is complete: reopen the final first.")
     require_stage(now, stage, "That record belongs to a stage that is over")
+
+
+REOPENS: Mapping[str, Stage] = MappingProxyType({"final": "qualifying", "complete": "final"})
+"""The stage on -> the one before it, which the TD may reopen (read-only)."""
+
+
+def reopen_stage(now: Stage, target: object, final_results: int) -> Stage:
+    """The stage the TD reopens, ``target``, which must be the one before ``now``: qualifying
+    while the final has no result recorded (``final_results``: its games, penalties and
+    play-offs standing; the finalists are then drawn again when the final starts again), or the
+    final once complete. EPC 2009, EPC Country Competition (the stages run in order; Backglass's
+    reading, as the EPC main event's reopen). Raises EntryNotAllowed."""
+    want = REOPENS.get(now)
+    if want is None or target != want:
+        raise EntryNotAllowed(
+            f"Only the stage before the current one can be reopened ({want or 'none'}), "
+            f"not {target!r}."
+        )
+    if want == "qualifying" and final_results:
+        raise EntryNotAllowed(f"The final has {final_results} result(s) recorded: void them first.")
+    return want
 
 
 def _require_drawn(team: Team, draw: Sequence[Group] | None) -> None:

@@ -170,7 +170,7 @@ def test_the_final_is_a_round_robin_of_the_six_and_qualifying_is_closed() -> Non
         comp.add("match_game_recorded", fixture="A-1-1", **game("m1", "T01", "T16", 14, False))
     with pytest.raises(EntryNotAllowed, match="4-ball game is part of qualifying"):
         comp.add("slam_tilt_recorded", team="T01", reason="late tilt")
-    with pytest.raises(EntryNotAllowed, match="stage that is over"):
+    with pytest.raises(EntryNotAllowed, match="The final has started: reopen qualifying first"):
         comp.add("record_voided", seq=30, reason="too late")
     final_matches(comp, {(t, "T01"): 4 for t in ("T02", "T03", "T04", "T05", "T07")})
     table = rows(comp, "country/final")

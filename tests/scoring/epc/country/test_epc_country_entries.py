@@ -38,6 +38,7 @@ from scoring.epc.country.entries import (
     machine_of,
     match_game,
     playoff,
+    reopen_stage,
     replace_team,
     require_stage,
     stage_of,
@@ -412,5 +413,18 @@ def test_the_competition_completes_when_the_final_is_over() -> None:
 
 def test_a_record_is_voided_only_while_its_stage_is_on() -> None:
     check_void("final", "final")
-    with pytest.raises(StageClosed, match=r"^That record belongs to a stage that is over, and the"):
+    with pytest.raises(StageClosed, match=r"^The final has started: reopen qualifying first\.$"):
         check_void("final", "qualifying")
+    with pytest.raises(StageClosed, match=r"^The competition is complete: reopen the final"):
+        check_void("complete", "final")
+
+
+def test_only_the_stage_before_the_current_one_is_reopened() -> None:
+    assert reopen_stage("final", "qualifying", 0) == "qualifying"
+    assert reopen_stage("complete", "final", 12) == "final"
+    with pytest.raises(EntryNotAllowed, match=r"^The final has 3 result\(s\) recorded: void"):
+        reopen_stage("final", "qualifying", 3)
+    with pytest.raises(EntryNotAllowed, match=r"\(none\), not 'qualifying'\.$"):
+        reopen_stage("qualifying", "qualifying", 0)
+    with pytest.raises(EntryNotAllowed, match=r"\(final\), not 'qualifying'\.$"):
+        reopen_stage("complete", "qualifying", 0)
