@@ -139,6 +139,16 @@
     return state.records.find((r) => r.seq === (state.origin.get(seq) || seq));
   }
 
+  /* ": check Machine 1 (kept 900,000, dropped 500,000)" for a merge with clashes (players view). */
+  function mergeClashes(from) {
+    const into = ((views().players || {})[from] || {}).merged_into;
+    const note = ((((views().players || {})[into] || {}).merged) || {})[from] || {};
+    const clashes = Object.entries(note.clashes || {}).map(
+      ([m, c]) => machine(m) + " (kept " + B.fmt.score(c.kept) + ", dropped " + c.dropped.map(B.fmt.score).join(", ") + ")"
+    );
+    return clashes.length ? ": check " + clashes.join("; ") : "";
+  }
+
   function what(r) {
     const score = (value) => B.fmt.score(value);
     switch (r.type) {
@@ -172,6 +182,7 @@
         return "Score #" + (state.origin.get(r.voids) || r.voids) + " voided (" + person(first.player) + " on " + machine(first.machine) + ")";
       }
       case "player_withdrawn": return person(r.player) + " withdrew";
+      case "players_merged": return person(r.player) + " merged into " + person(r.into) + mergeClashes(r.player);
       case "player_reclassified": return person(r.player) + (r.guest ? " made a guest" : " made a region player");
       default: {
         const fields = Object.entries(r).filter(([k]) => !["seq", "type", "by", "at", "reason", "note"].includes(k));
@@ -187,7 +198,7 @@
     fixes: (r) => r.type === "score_corrected" || r.type === "score_voided",
     queues: (r) => r.type.startsWith("queue_") || r.type === "game_started",
     machines: (r) => r.type === "machine_added" || r.type === "machine_status_changed",
-    setup: (r) => ["tournament_created", "player_added", "settings_changed", "player_withdrawn", "player_reclassified"].includes(r.type),
+    setup: (r) => ["tournament_created", "player_added", "settings_changed", "player_withdrawn", "player_reclassified", "players_merged"].includes(r.type),
   };
 
   function players(r) {

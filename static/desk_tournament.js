@@ -124,23 +124,65 @@
   function renderPlayers() {
     const players = Object.entries(views().players || {}).sort(([a], [b]) => B.byNumber(a, b));
     const ukpl = ((views().tournament || {}).format || "").startsWith("ukpl");
-    $("players-count").textContent = players.length ? "(" + players.length + ")" : "";
+    const registered = players.filter(([, who]) => who.merged_into === undefined).length;
+    $("players-count").textContent = registered ? "(" + registered + ")" : "";
     const head = el("tr", {}, ["No.", "Name", "IFPA", ukpl ? "Region" : "Country", "", ""].map((t) => el("th", {}, t)));
     const rows = players.map(([number, who]) => {
       const reg = state.registrations.players[number] || {};
       const withdrawn = who.withdrawn !== undefined || reg.withdrawn !== undefined;
+      const gone = who.merged_into !== undefined;
+      const actions = gone
+        ? null
+        : [
+            withdrawn ? null : el("button", { type: "button", class: "small", onclick: () => withdraw(number, who.name) }, "Withdraw"),
+            el("button", { type: "button", class: "small", onclick: () => mergeInto(number, who.name) }, "Merge…"),
+          ];
       return el(
         "tr",
-        { dataset: { player: number }, class: withdrawn ? "withdrawn" : "" },
+        { dataset: { player: number }, class: withdrawn || gone ? "withdrawn" : "" },
         el("td", { class: "num" }, number),
-        el("td", {}, who.name),
+        el("td", {}, who.name, mergedNotes(who)),
         el("td", { class: "num" }, reg.ifpa || ""),
         el("td", {}, reg.region || reg.country || ""),
-        el("td", {}, who.guest ? el("span", { class: "tag" }, "guest") : null, withdrawn ? el("span", { class: "tag" }, "withdrawn") : null),
-        el("td", {}, withdrawn ? null : el("button", { type: "button", class: "small", onclick: () => withdraw(number, who.name) }, "Withdraw"))
+        el(
+          "td",
+          {},
+          who.guest ? el("span", { class: "tag" }, "guest") : null,
+          withdrawn ? el("span", { class: "tag" }, "withdrawn") : null,
+          gone ? el("span", { class: "tag" }, "merged into " + who.merged_into) : null
+        ),
+        el("td", {}, actions)
       );
     });
     $("players-table").replaceChildren(el("thead", {}, head), el("tbody", {}, rows));
+  }
+
+  /* The numbers joined into this player, and each machine both played, for the TD to check:
+     "merged from 3 · Machine 1: kept 900,000, dropped 500,000". */
+  function mergedNotes(who) {
+    return Object.entries(who.merged || {}).map(([from, note]) => {
+      const clashes = Object.entries(note.clashes || {}).map(([machine, c]) => {
+        const name = ((views().machines || {})[machine] || {}).name || machine;
+        return name + ": kept " + B.fmt.score(c.kept) + ", dropped " + c.dropped.map(B.fmt.score).join(", ");
+      });
+      return el(
+        "div",
+        { class: "merge-note" + (clashes.length ? " clash" : ""), dataset: { from: from } },
+        "merged from " + from + (clashes.length ? " · check " + clashes.join("; ") : "")
+      );
+    });
+  }
+
+  async function mergeInto(number, name) {
+    const into = window.prompt(
+      "Merge " + name + " (#" + number + ") into which player number? Their games join that player's; on a machine both played, the better score is kept and you are shown the clash.",
+      ""
+    );
+    if (!into || !into.trim()) return;
+    const reason = window.prompt("Why? (kept in the log with your name)", "registered twice");
+    if (reason === null) return;
+    const r = await desk.api("POST", base + "/players/" + encodeURIComponent(number) + "/merge", { into: into.trim(), reason: reason || "registered twice" });
+    desk.notice($("players-notice"), r.ok ? name + " (#" + number + ") is merged into #" + into.trim() + "." : r.data.message, r.ok ? "ok" : "error");
   }
 
   async function withdraw(number, name) {

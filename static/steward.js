@@ -329,7 +329,11 @@
       return;
     }
     const found = knownPlayer(number);
-    if (found) {
+    if (found && found.merged_into !== undefined) {
+      // a duplicate registration the TD joined into another number: that number scores now
+      node.className = "lookup warn";
+      node.textContent = found.name + " (" + number + ") was merged into number " + found.merged_into + ": enter " + found.merged_into + ".";
+    } else if (found) {
       node.replaceChildren(el("strong", {}, found.name), found.guest ? " (guest)" : "", playedNote(number));
     } else if (live.version !== null) {
       node.className = "lookup warn";

@@ -70,7 +70,11 @@ async def test_from_sign_in_to_a_running_tournament(
         await dialog.accept("back pain")
 
     page.once("dialog", answer)
-    await page.locator('#players-table tr[data-player="2"] button').click()
+    await (
+        page.locator('#players-table tr[data-player="2"]')
+        .get_by_role("button", name="Withdraw")
+        .click()
+    )
     await expect(page.locator('#players-table tr[data-player="2"]')).to_have_class("withdrawn")
     found = (await api.http.get("/api/t/dsk1/registrations")).json()["players"]
     assert found["2"]["withdrawn"] == "back pain"

@@ -141,7 +141,7 @@ class EpcMainKind:
         check_qualifying_result_kept(state, qualifying)
         if kind == "player_reinstated":
             check_may_reinstate(state)
-        if kind in ("player_withdrawn", "player_reinstated"):
+        if kind in ("player_withdrawn", "player_reinstated", "players_merged"):
             withdrawn = frozenset(as_hall(qualifying).hall.withdrawn)
             new = replace(state, qualifying=qualifying, withdrawn=withdrawn)
             return new, touched | ({EVERY_VIEW} if state.stage != "qualifying" else set())

@@ -50,7 +50,13 @@ COMPETITION = Competition(
     view_scripts=("queues",),
     templates=TEMPLATES,
     reason_required=frozenset(
-        {"score_corrected", "score_voided", "player_withdrawn", "player_reinstated"}
+        {
+            "score_corrected",
+            "score_voided",
+            "player_withdrawn",
+            "player_reinstated",
+            "players_merged",
+        }
     ),
     versioned_paths=(r"/scores/\{seq\}/(correct|void)$",),
     qualifying=qualifying,

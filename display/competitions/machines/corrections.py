@@ -8,6 +8,8 @@
 |   ``{"reason"}``                             | entry within the window   |                       |
 | POST /api/t/{tid}/players/{player}/withdraw  | TD                        | player_withdrawn      |
 | POST /api/t/{tid}/players/{player}/reinstate | TD                        | player_reinstated     |
+| POST /api/t/{tid}/players/{player}/merge     | TD                        | players_merged        |
+|   ``{"into", "reason"}``                     |                           |                       |
 |   ``{"reason"}``                             |                           |                       |
 | POST /api/t/{tid}/players/{player}/pin       | TD                        | ``{"player", "pin"}`` |
 | POST /api/t/{tid}/player-session             | anyone with a PIN         | ``{"token", "player"}``|
@@ -81,6 +83,13 @@ class CorrectIn(Body):
 class ReasonIn(Body):
     """Why a score is voided or a player withdrawn (1-200 characters), for the audit page."""
 
+    reason: str = Reason
+
+
+class MergeIn(Body):
+    """The player number a duplicate registration is joined into, and why."""
+
+    into: Id
     reason: str = Reason
 
 
@@ -313,6 +322,21 @@ async def reinstate(request: Request) -> Response:
     return written(version, replayed, {"record": stored})
 
 
+async def merge(request: Request) -> Response:
+    """Join player ``{player}``, a duplicate registration, into ``{"into"}`` (TD), with
+    ``{"reason"}``: one ``players_merged`` record. The better score is kept on a machine both
+    numbers played, the clashes shown on the desk (``scoring.merge``; EPC 2009, EPC Qualifying).
+    Answers the record written; 404 for an unknown number, 409 when the rules refuse the joined
+    games or the player is in a queue."""
+    tid, player = request.path_params["tournament"], request.path_params["player"]
+    principal = await signed_in(request, tid, td_only=True)
+    data = await body(request, MergeIn)
+    record = {"type": "players_merged", "player": player, "into": data.into, "reason": data.reason}
+    version, replayed = await write(request, tid, [stamp(principal, record)])
+    stored = await services(request).store.record(tid, version)
+    return written(version, replayed, {"record": stored})
+
+
 async def issue_pin(request: Request) -> Response:
     """Issue a player a new 6-digit PIN (TD), to sign in on their phone.
 
@@ -341,6 +365,7 @@ routes = [
     Route("/api/t/{tournament}/scores/{seq}/void", void, methods=["POST"]),
     Route("/api/t/{tournament}/players/{player}/withdraw", withdraw, methods=["POST"]),
     Route("/api/t/{tournament}/players/{player}/reinstate", reinstate, methods=["POST"]),
+    Route("/api/t/{tournament}/players/{player}/merge", merge, methods=["POST"]),
     Route("/api/t/{tournament}/players/{player}/pin", issue_pin, methods=["POST"]),
     Route("/api/t/{tournament}/player-session", player_session, methods=["POST"]),
 ]

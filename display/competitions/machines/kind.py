@@ -30,6 +30,8 @@ Every record carries ``by`` and ``at`` (``display.http.endpoint.stamp``); the qu
 | score_voided           | voids (seq), reason                             | machine/<machine>, standings|
 | player_withdrawn       | player, reason                                  | players, queues             |
 | player_reinstated      | player, reason (undoes the withdrawal)          | players, queues             |
+| players_merged         | player, into, reason (a duplicate registration  | every view                  |
+|                        | joined into another number, ``scoring.merge``)  |                             |
 
 A machine closed or replaced refuses scores; the competition's own rule says what becomes of the
 scores it has (``scoring.machine_faults``). Corrections and voids name the ``score_recorded``

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TypedDict, Unpack
 
+from display.competitions.base import EVERY_VIEW
 from display.competitions.machines import queue as q
 from display.competitions.machines.state import (
     STATUSES,
@@ -22,13 +23,22 @@ from display.competitions.machines.state import (
     HallSettings,
     HallTournament,
     MachineState,
+    MergeNote,
     Queue,
     QueueRefused,
 )
 from display.types import Record, Touched
 from scoring.corrections import correct_score, counted_entry, void_entry
-from scoring.errors import ScoringError, SettingsError, UnknownEntry, UnknownMachine, UnknownPlayer
+from scoring.errors import (
+    EntryNotAllowed,
+    ScoringError,
+    SettingsError,
+    UnknownEntry,
+    UnknownMachine,
+    UnknownPlayer,
+)
 from scoring.machine_faults import change_status
+from scoring.merge import merge_players
 from scoring.model import Entry
 from scoring.tournament import (
     check_entry,
@@ -89,6 +99,7 @@ class HallChanges(TypedDict, total=False):
     voided: Mapping[int, int]
     wiped: Mapping[int, int]
     digits: Mapping[str, int]
+    merged: Mapping[str, MergeNote]
 
 
 def with_hall(state: HallTournament, **changes: Unpack[HallChanges]) -> HallTournament:
@@ -327,6 +338,34 @@ def _withdraw(state: HallTournament, seq: int, record: Record) -> Handled:
     return with_hall(state, withdrawn=withdrawn), {"players", "queues"}
 
 
+def _merge(state: HallTournament, seq: int, record: Record) -> Handled:
+    """``players_merged`` (``player`` joined ``into`` another, ``reason``): the two numbers'
+    games become the kept number's, the better score kept on a machine both played and the
+    other games there voided by this record (``scoring.merge``; EPC 2009, EPC Qualifying). A
+    player who waits or plays in a queue is taken out of it first (the queue is the hall's, and
+    a queue place cannot be joined into another)."""
+    source = known_player(state, need(record, "player"))
+    target = known_player(state, need(record, "into"))
+    for machine, queue in state.hall.queues.items():
+        if queue.holds(source):
+            raise EntryNotAllowed(
+                f"{player_label(state, source)} is in the queue for "
+                f"{machine_name(state, machine)}: take them out of it first."
+            )
+    name = state.players[source].name
+    joined, merged = merge_players(state, source, target)
+    hall = joined.hall
+    note = MergeNote(
+        target, seq, name, str(record.get("by", "")), str(record.get("reason", "")),
+        merged.clashes,
+    )  # fmt: skip
+    voided = {**hall.voided, **{entry: seq for entry in merged.dropped}}
+    withdrawn = {p: why for p, why in hall.withdrawn.items() if p != source}
+    return with_hall(
+        joined, voided=voided, withdrawn=withdrawn, merged={**hall.merged, source: note}
+    ), {EVERY_VIEW}
+
+
 def _reinstate(state: HallTournament, seq: int, record: Record) -> Handled:
     player = known_player(state, need(record, "player"))
     withdrawn = reinstate(state, state.hall.withdrawn, player)
@@ -347,4 +386,5 @@ HANDLERS: Mapping[str, Handler] = {
     "score_voided": _void,
     "player_withdrawn": _withdraw,
     "player_reinstated": _reinstate,
+    "players_merged": _merge,
 }

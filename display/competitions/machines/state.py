@@ -18,6 +18,7 @@ from typing import Literal, get_args
 
 from display.types import FormatSettings
 from scoring.errors import EntryNotAllowed, SettingsError
+from scoring.merge import Clash
 
 # A machine's status is the rules' (``scoring.machine_faults`` changes it); the hall keeps it.
 from scoring.model import STATUSES as STATUSES
@@ -145,6 +146,20 @@ class Queue:
 
 
 @dataclass(frozen=True, slots=True)
+class MergeNote:
+    """A player number joined into another (``players_merged``, ``scoring.merge``): the number
+    it went ``into``, the record's ``seq``, who and why, the joined player's ``name``, and the
+    ``clashes`` the TD checks (machines both numbers played)."""
+
+    into: str
+    seq: int
+    name: str
+    by: str
+    reason: str
+    clashes: tuple[Clash, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Hall:
     """Everything the hall adds to a tournament. Mappings are never mutated after creation.
 
@@ -153,6 +168,7 @@ class Hall:
     entry it stands for. ``corrected``: entry seq -> seq of its latest correction. ``voided``,
     ``wiped``: entry seq -> seq of the record that voided or wiped it. ``digits``: machine id ->
     the digits its display shows, for machines that declare them (``scoring.rollover``).
+    ``merged``: a player number joined into another -> its ``MergeNote``.
     """
 
     settings: HallSettings = field(default_factory=HallSettings)
@@ -164,6 +180,7 @@ class Hall:
     voided: Mapping[int, int] = field(default_factory=dict)
     wiped: Mapping[int, int] = field(default_factory=dict)
     digits: Mapping[str, int] = field(default_factory=dict)
+    merged: Mapping[str, MergeNote] = field(default_factory=dict)
 
     def status(self, machine: str) -> MachineState:
         """``machine``'s status; in service when none was recorded."""

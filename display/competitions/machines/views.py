@@ -141,15 +141,29 @@ def machines_view(tournament: Tournament) -> Doc:
 
 def players_view(tournament: Tournament) -> Doc:
     """``players``: player number -> name, guest flag, and ``withdrawn`` (the reason, "" for none
-    given) only for a withdrawn player."""
+    given) only for a withdrawn player. A number joined into another (``players_merged``) stays
+    as ``{"name", "merged_into"}``; the number it joined lists it under ``merged``: ``{"<number>":
+    {"name", "reason", "clashes": {"<machine>": {"kept": score, "dropped": [scores]}}}}``, the
+    machines both numbers played, for the TD to check (``scoring.merge``)."""
     hall = tournament.hall if isinstance(tournament, HallTournament) else None
     withdrawn = hall.withdrawn if hall is not None else {}
-    return {
+    merged = hall.merged if hall is not None else {}
+    doc: Doc = {
         number_: compact(
             {"name": player.name, "guest": player.guest, "withdrawn": withdrawn.get(number_)}
         )
         for number_, player in tournament.players.items()
     }
+    for source, note in merged.items():
+        doc[source] = {"name": note.name, "merged_into": note.into}
+        if note.into in doc:
+            clashes = {
+                c.machine: {"kept": c.kept.score, "dropped": [e.score for e in c.dropped]}
+                for c in note.clashes
+            }
+            joined = compact({"name": note.name, "reason": note.reason, "clashes": clashes or None})
+            doc[note.into].setdefault("merged", {})[source] = joined
+    return doc
 
 
 def machine_view(tournament: Tournament, machine_id: str) -> Doc:

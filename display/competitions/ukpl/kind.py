@@ -123,6 +123,11 @@ class UkplKind:
 
     def _hall(self, state: UkplState, seq: int, record: Record) -> tuple[UkplState, Touched]:
         kind = record["type"]
+        if kind == "players_merged":  # its games, faults and decisions name the player
+            raise EntryNotAllowed(
+                "A UKPL meeting does not merge player numbers: correct each game onto the "
+                "number that stays (the audit page), then withdraw the other."
+            )
         target = record.get("corrects", record.get("voids"))
         # A target that is no record number is refused by the hall's rules below, not here.
         if kind in ("score_corrected", "score_voided") and isinstance(target, int):
