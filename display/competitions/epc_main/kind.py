@@ -65,7 +65,7 @@ from display.competitions.epc_main.records import (
     stage_edit,
 )
 from display.competitions.machines.kind import HALL_RECORDS, MACHINES, as_hall
-from display.competitions.machines.views import standings_view
+from display.competitions.machines.views import cut_tie_doc, standings_view
 from display.types import Doc, FormatSettings, Record, Touched
 from scoring import EPC_QUALIFYING
 from scoring.cut_tie import CutTie
@@ -200,7 +200,7 @@ class EpcMainKind:
         if name == "standings":
             standings, tie = _cut(state)
             doc = standings_view(standings)
-            return {**doc, "cut_tie": stage_views.cut_tie_doc(tie)} if tie else doc
+            return {**doc, "cut_tie": cut_tie_doc(tie)} if tie else doc
         if name == "stage":
             return stage_views.stage_view(state)
         if name == "quarterfinal":

@@ -21,19 +21,12 @@ from __future__ import annotations
 
 from display.competitions.docs import compact
 from display.types import Doc
-from scoring.cut_tie import CutTie
 from scoring.epc.main_tournament import GAME_KEYS, MainTournament, games_in_progress
 from scoring.epc.qualifying import cut_standings
 from scoring.rounding import points_json
 
 GAME_ORDER = {"A": 1, "B": 2, "playoff": 1, "final": 2}
 PLACE_OFFSET = {"A": 0, "B": 0, "playoff": 4, "final": 0}
-
-
-def cut_tie_doc(tie: CutTie) -> Doc:
-    """``standings.cut_tie``: ``{"line", "places", "players": [..], "note"}``, the tie at the cut
-    awaiting the TD's play-off (``scoring.cut_tie``; EPC 2009, EPC Qualifying)."""
-    return {"line": tie.line, "places": tie.places, "players": list(tie.players), "note": tie.note}
 
 
 def stage_view(state: MainTournament) -> Doc:

@@ -182,7 +182,7 @@ class MachinesKind:
         """View ``name`` of ``state`` (``meta``: the tournament's id and name), or None."""
         hall_state = as_hall(state)
         if name == "standings":
-            return views.standings_view(hall_state.standings)
+            return views.hall_standings_view(hall_state)
         if name == "players":
             return views.players_view(hall_state)
         if name == "machines":

@@ -25,6 +25,8 @@ from display.competitions.docs import compact
 from display.competitions.machines import queue as hall_queue
 from display.competitions.machines.state import HallTournament
 from display.types import Doc
+from scoring.cut_tie import CutTie
+from scoring.epc.qualifying import EPC_QUALIFYING, cut_standings
 from scoring.model import MachineTable, Standings
 from scoring.rounding import points_json as number
 from scoring.tournament import Tournament
@@ -204,6 +206,25 @@ def machine_view(tournament: Tournament, machine_id: str) -> Doc:
             },
         }
     )
+
+
+def cut_tie_doc(tie: CutTie) -> Doc:
+    """``standings.cut_tie``: ``{"line", "places", "players": [..], "note"}``, the tie at the cut
+    awaiting the TD's play-off (``scoring.cut_tie``; EPC 2009, EPC Qualifying)."""
+    return {"line": tie.line, "places": tie.places, "players": list(tie.players), "note": tie.note}
+
+
+def hall_standings_view(hall: HallTournament) -> Doc:
+    """``standings`` of the hall's own format: in EPC qualifying a tie the qualify line runs
+    through is banded "tie" and said in ``cut_tie`` (EPC 2009, EPC Qualifying: "The 32 highest
+    ranked players then progress"; ``scoring.epc.qualifying.cut_standings``). This format has no
+    play-off record of its own, so the flag stays until a score breaks the tie: the play-off is
+    the TD's, after qualifying."""
+    if hall.format is not EPC_QUALIFYING:
+        return standings_view(hall.standings)
+    standings, tie = cut_standings(hall.config, hall.standings)
+    doc = standings_view(standings)
+    return {**doc, "cut_tie": cut_tie_doc(tie)} if tie else doc
 
 
 def standings_view(standings: Standings) -> Doc:
