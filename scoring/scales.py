@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from scoring.errors import SettingsError
+from scoring.settings import Choice, described
 
 MAX_CUSTOM_PLACES = 1000
 """Longest custom table accepted (places 1..1000); beyond it every place scores 0 anyway."""
@@ -118,6 +119,21 @@ PRESETS: Mapping[str, Scale] = MappingProxyType(
     }
 )
 """Named scales (read-only). See the module docstring for each one's source."""
+
+SCALE_CHOICES: tuple[Choice, ...] = described(
+    tuple(PRESETS),
+    {
+        "papa": "PAPA: 100, 90, 85, then one less per place",
+        "papa-quick-decay": "PAPA quick decay: 100, 90, 85, then two less per place",
+        "linear": "100 for the top score, one less per place",
+        "linear-150": "150 for the top score, one less per place",
+        "linear-200": "200 for the top score, one less per place",
+        "top-30": "30 for the top score, one less per place",
+        "top-25": "25 for the top score, one less per place",
+    },
+)
+"""The presets of a ``scale`` setting with their meanings (EPC 2009, EPC Qualifying leaves the
+scale below 100 open); a custom table (a list of points) is accepted besides."""
 
 
 def get_scale(setting: object) -> Scale:

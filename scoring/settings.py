@@ -6,7 +6,8 @@ Plumbing for each format's ``parse_settings``; raises SettingsError with a stewa
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, get_args
 
 from scoring.errors import SettingsError
 
@@ -40,3 +41,23 @@ def choice(name: str, value: object, choices: Collection[str]) -> str:
     if text not in choices:
         raise SettingsError(f"Setting {name} must be one of {', '.join(choices)}, not {value!r}.")
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One allowed value of a setting that takes one of a fixed set: ``value`` as the format reads
+    it and its ``meaning`` in a TD's words (a line on the desk's select)."""
+
+    value: str
+    meaning: str
+
+
+def described(options: object, meanings: Mapping[str, str]) -> tuple[Choice, ...]:
+    """The choices of a setting: ``options`` (a ``Literal`` type or a tuple of the values the
+    format's parser accepts) each with its meaning from ``meanings``, in the options' order.
+    Raises ValueError when ``meanings`` does not name exactly those values (a declaration that has
+    drifted from its parser, found at import)."""
+    values = get_args(options) or tuple(options)  # type: ignore[arg-type]
+    if set(values) != set(meanings):
+        raise ValueError(f"meanings {sorted(meanings)} do not match the values {sorted(values)}")
+    return tuple(Choice(str(value), meanings[value]) for value in values)

@@ -61,6 +61,25 @@
       return { ok: response.ok, status: response.status, data: data };
     },
 
+    /* A select of a setting's ``choices`` ([{value, meaning}], GET /api/templates), each option
+     * saying its value and what it means, ``value`` chosen. A value that is none of them (a
+     * custom points table, a list) stays as an option of its own, so nothing changes unasked. */
+    choiceSelect(attrs, choices, value) {
+      const current = typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
+      const options = choices.map((c) => el("option", { value: c.value }, c.value + " — " + c.meaning));
+      if (!choices.some((c) => c.value === current)) options.push(el("option", { value: current, dataset: { custom: "1" } }, "custom: " + current));
+      const select = el("select", Object.assign({}, attrs, { class: "choice", dataset: Object.assign({}, attrs.dataset, { choice: "1" }) }), ...options);
+      select.value = current;
+      const meaning = el("span", { class: "meaning" });
+      const say = () => {
+        const chosen = choices.find((c) => c.value === select.value);
+        meaning.textContent = chosen ? chosen.meaning : "a custom points table, kept unless another is chosen";
+      };
+      select.addEventListener("change", say);
+      say();
+      return el("span", { class: "choice-control" }, select, meaning);
+    },
+
     /* A fresh Idempotency-Key (crypto.randomUUID needs a secure context; a LAN has only
      * getRandomValues). */
     newKey() {

@@ -19,9 +19,11 @@
     return text;
   }
 
-  /* A control of the value's own kind: a number box, yes/no, else text (lists as JSON). */
+  /* A control of the value's own kind: one of the format's choices with its meaning, a number
+   * box, yes/no, else text (lists as JSON). */
   function settingControl(s) {
     const attrs = { "aria-label": s.key, dataset: { key: s.key } };
+    if (s.choices) return desk.choiceSelect(attrs, s.choices, s.value);
     if (typeof s.value === "boolean") {
       const select = el("select", attrs, el("option", { value: "true" }, "yes"), el("option", { value: "false" }, "no"));
       select.value = String(s.value);
@@ -72,7 +74,9 @@
     try {
       for (const input of $("new-settings").querySelectorAll("[data-key]:is(input, select)")) {
         const original = chosen.settings.find((s) => s.key === input.dataset.key).value;
-        if (input.value.trim() !== describe(original)) settings[input.dataset.key] = parse(input.value.trim(), original);
+        if (input.value.trim() === describe(original)) continue;
+        // a choice is sent as its text even where the default is a list (a custom points table)
+        settings[input.dataset.key] = input.dataset.choice ? input.value : parse(input.value.trim(), original);
       }
     } catch (_) {
       desk.notice(notice, "A list setting must be written as JSON, e.g. [9, 5, 2, 0].", "error");

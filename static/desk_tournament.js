@@ -13,7 +13,7 @@
   const base = "/api/t/" + encodeURIComponent(tid);
   const $ = (id) => document.getElementById(id);
 
-  const state = { registrations: { players: {}, machines: {} }, stewards: [], displayViews: [], themes: [], sources: {}, sourcesFor: null };
+  const state = { registrations: { players: {}, machines: {} }, stewards: [], displayViews: [], themes: [], sources: {}, choices: {}, sourcesFor: null };
   let regTimer = null;
 
   const live = new B.Live(tid, {
@@ -61,9 +61,11 @@
     table.replaceChildren(el("tbody", {}, rows));
   }
 
-  /* A labelled control of the value's own kind: a number box, yes/no, else text (lists as JSON). */
+  /* A labelled control of the value's own kind: one of the format's choices with its meaning,
+   * a number box, yes/no, else text (lists as JSON). */
   function settingControl(key, value) {
     const attrs = { "aria-label": key, dataset: { key: key, was: describe(value) } };
+    if (state.choices[key]) return desk.choiceSelect(attrs, state.choices[key], value);
     if (typeof value === "boolean") {
       const select = el("select", attrs, el("option", { value: "true" }, "yes"), el("option", { value: "false" }, "no"));
       select.value = String(value);
@@ -83,6 +85,7 @@
     const template = r.ok ? (r.data.templates || []).find((t) => t.id === id) : null;
     if (!template) return;
     state.sources = Object.fromEntries(template.settings.map((setting) => [setting.key, setting.source]));
+    state.choices = template.choices || {};
     $("settings-about").textContent = template.rules + ": " + template.about;
     renderSettings();
   }
@@ -93,7 +96,9 @@
     const changed = {};
     try {
       for (const input of $("settings-table").querySelectorAll("[data-key]:is(input, select)")) {
-        if (input.value.trim() !== input.dataset.was) changed[input.dataset.key] = parse(input.value.trim(), current[input.dataset.key]);
+        if (input.value.trim() === input.dataset.was) continue;
+        // a choice is sent as its text, also over a custom points table (a list)
+        changed[input.dataset.key] = input.dataset.choice ? input.value : parse(input.value.trim(), current[input.dataset.key]);
       }
     } catch (_) {
       desk.notice($("settings-notice"), "A list setting must be written as JSON, e.g. [9, 5, 2, 0].", "error");

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from display.competitions.base import Competition, Kind, Page, Template
+from display.competitions.base import Competition, Kind, Page, SettingChoices, Template
 from scoring.errors import SettingsError
 
 COMPETITIONS = ("machines", "epc_main", "epc_country", "fwpl", "ukpl")
@@ -111,6 +111,13 @@ def view_scripts() -> dict[str, str]:
 def view_styles() -> list[str]:
     """The style sheet (under ``static/``) of every competition that ships display views."""
     return [f"competitions/{c.name}/views.css" for c in registered() if c.view_scripts]
+
+
+def setting_choices(fmt: str | None) -> SettingChoices:
+    """The settings of format ``fmt`` that take one of a fixed set -> their choices (may be
+    empty)."""
+    found = find(fmt)
+    return found.setting_choices.get(fmt or "", {}) if found else {}
 
 
 def pages(fmt: str | None) -> tuple[Page, ...]:

@@ -14,8 +14,19 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from scoring.settings import Choice
 from scoring.tournament import Tournament
 from scoring.what_if import Target
+
+SettingChoices = Mapping[str, tuple[Choice, ...]]
+"""A format's settings that take one of a fixed set: setting name -> its allowed values, each
+with its meaning."""
+
+
+def choices_json(choices: tuple[Choice, ...]) -> list[dict[str, str]]:
+    """A setting's choices for the API: ``[{"value", "meaning"}, ...]`` in the declared order."""
+    return [{"value": c.value, "meaning": c.meaning} for c in choices]
+
 
 EVERY_VIEW = "*"
 """Returned in a touched set: rebuild every view (e.g. after settings change)."""
@@ -82,8 +93,17 @@ class Template:
         """The default settings as the format reads them."""
         return {d.key: d.value for d in self.defaults}
 
-    def as_json(self, running: Iterable[str]) -> dict[str, Any]:
-        """The template for ``GET /api/templates``; ``available`` when the server runs its format."""
+    def as_json(self, running: Iterable[str], choices: SettingChoices) -> dict[str, Any]:
+        """The template for ``GET /api/templates``; ``available`` when the server runs its format.
+        ``choices``: the format's settings that take one of a fixed set; each default among them
+        lists its ``choices`` (``[{"value", "meaning"}]``), and ``choices`` names them all, the
+        settings a tournament gets without a default here included (the desk after creation)."""
+        settings = []
+        for d in self.defaults:
+            setting = {"key": d.key, "value": d.value, "source": d.source}
+            if d.key in choices:
+                setting["choices"] = choices_json(choices[d.key])
+            settings.append(setting)
         return {
             "id": self.id,
             "name": self.name,
@@ -91,9 +111,8 @@ class Template:
             "format": self.format,
             "about": self.about,
             "available": self.format in set(running),
-            "settings": [
-                {"key": d.key, "value": d.value, "source": d.source} for d in self.defaults
-            ],
+            "settings": settings,
+            "choices": {key: choices_json(options) for key, options in choices.items()},
         }
 
 
@@ -125,7 +144,9 @@ class Competition:
     player's registration place is called ("country", "region"). ``commands``, ``demos``:
     ``"module:attribute"`` of click commands for ``backglass`` and ``backglass demo``;
     ``offline``: per format, ``"module:attribute"`` of its offline standings
-    (``display.cli.offline``).
+    (``display.cli.offline``). ``setting_choices``: per format, each setting that takes one of a
+    fixed set -> its values with their meanings (``scoring.settings.Choice``, declared beside the
+    format's settings in ``scoring/``); the desk offers them as a select.
     """
 
     name: str
@@ -147,3 +168,4 @@ class Competition:
     commands: tuple[str, ...] = ()
     demos: tuple[str, ...] = ()
     offline: Mapping[str, str] = field(default_factory=dict)
+    setting_choices: Mapping[str, SettingChoices] = field(default_factory=dict)

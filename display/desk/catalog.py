@@ -24,4 +24,7 @@ def find(template_id: str) -> Template | None:
 def catalog(running: Iterable[str]) -> list[dict[str, object]]:
     """Every template as JSON, marked available where ``running`` has its format."""
     formats = set(running)
-    return [template.as_json(formats) for template in competitions.templates()]
+    return [
+        template.as_json(formats, competitions.setting_choices(template.format))
+        for template in competitions.templates()
+    ]

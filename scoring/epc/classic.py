@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from scoring.epc.errors import MachineClosed
@@ -44,7 +45,7 @@ from scoring.epc.kids import check_open, closing, high_score_table, in_play
 from scoring.errors import SettingsError
 from scoring.model import Entry, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key
-from scoring.settings import check_known, choice, whole_number
+from scoring.settings import Choice, check_known, choice, described, whole_number
 from scoring.tournament import Tournament
 
 Lead = Literal["difference", "ratio"]
@@ -409,3 +410,32 @@ class EpcClassic:
 
 EPC_CLASSIC = EpcClassic()
 """The EPC 2009 Classic qualifying format (stateless)."""
+
+
+CHOICES: Mapping[str, tuple[Choice, ...]] = MappingProxyType(
+    {
+        "lead": described(
+            Lead,
+            {
+                "difference": "how far ahead: score minus the second best",
+                "ratio": "how far ahead: score divided by the second best",
+            },
+        ),
+        "already_qualified": described(
+            AlreadyQualified,
+            {
+                "pass-on": "a player already first elsewhere passes the machine on",
+                "choose": "a player first on two machines chooses again by lead",
+            },
+        ),
+        "fault_count": described(
+            FaultCount,
+            {
+                "players": "count the players with a score on the machine",
+                "scores": "count every score recorded on the machine",
+            },
+        ),
+    }
+)
+"""The settings of ``ClassicConfig`` that take one of a fixed set, with each value's meaning (EPC
+2009, EPC Classic Tournament; the class docstring gives the readings)."""

@@ -17,13 +17,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from scoring.epc.errors import QualifyingClosed, WrongMachine
 from scoring.errors import SettingsError
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key, rank
-from scoring.settings import check_known, choice, whole_number
+from scoring.settings import Choice, check_known, choice, described, whole_number
 from scoring.tournament import Tournament
 
 KidsTies = Literal["share", "earlier"]
@@ -198,3 +199,18 @@ class EpcKids:
 
 EPC_KIDS = EpcKids()
 """The UK Pinball Kids Tournament format (stateless); one tournament per day."""
+
+
+CHOICES: Mapping[str, tuple[Choice, ...]] = MappingProxyType(
+    {
+        "ties": described(
+            KidsTies,
+            {
+                "share": "equal scores share the place (a tie may give an extra trophy)",
+                "earlier": "the score recorded first ranks first",
+            },
+        ),
+    }
+)
+"""The settings of ``KidsConfig`` that take one of a fixed set, with each value's meaning (EPC 2009,
+UK Pinball Kids Tournament; the class docstring gives the readings)."""

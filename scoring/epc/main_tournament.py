@@ -107,7 +107,8 @@ def split_settings(settings: Mapping[str, Any]) -> tuple[dict[str, Any], dict[st
 def stages_config(settings: Mapping[str, Any], qualifying: Mapping[str, Any]) -> EpcStagesConfig:
     """The stages' config from the stage settings (keys of ``STAGE_SETTINGS``) and the qualifying's
     own settings (``EPC_QUALIFYING.settings_dict``). Raises SettingsError, naming ``qualify`` where
-    the stages call it ``quarterfinalists`` (EPC 2009, EPC Quarter-Finals)."""
+    the stages call it ``quarterfinalists`` and ``quarterfinal_ties`` where they call it
+    ``cut_ties`` (the TD's ``cut_ties`` is the qualifying's) (EPC 2009, EPC Quarter-Finals)."""
     chosen = {STAGE_SETTINGS[k]: v for k, v in settings.items()}
     try:
         return parse_stage_settings(
@@ -119,7 +120,8 @@ def stages_config(settings: Mapping[str, Any], qualifying: Mapping[str, Any]) ->
             }
         )
     except SettingsError as exc:
-        raise SettingsError(exc.message.replace("quarterfinalists", "qualify")) from None
+        message = exc.message.replace("quarterfinalists", "qualify")
+        raise SettingsError(message.replace("cut_ties", "quarterfinal_ties")) from None
 
 
 @dataclass(frozen=True)

@@ -28,14 +28,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from scoring.cut_tie import CutTie, settle_cut
 from scoring.errors import JokerAlreadyUsed, MachineAlreadyPlayed, TooManyMachines
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key, rank, tally
-from scoring.scales import PRESETS, Scale, get_scale, scale_setting
-from scoring.settings import check_known, choice, whole_number
+from scoring.scales import PRESETS, SCALE_CHOICES, Scale, get_scale, scale_setting
+from scoring.settings import Choice, check_known, choice, described, whole_number
 from scoring.tournament import Tournament
 
 CutTies = Literal["include", "exclude"]
@@ -246,3 +247,19 @@ def cut_standings(
 
 EPC_QUALIFYING = EpcQualifying()
 """The EPC 2009 qualifying format (stateless)."""
+
+
+CHOICES: Mapping[str, tuple[Choice, ...]] = MappingProxyType(
+    {
+        "scale": SCALE_CHOICES,
+        "cut_ties": described(
+            CutTies,
+            {
+                "include": "players tied at the cut share the better place and all go through",
+                "exclude": "a tie that does not fit inside the cut drops whole below it",
+            },
+        ),
+    }
+)
+"""The settings of ``EpcConfig`` that take one of a fixed set, with each value's meaning (EPC 2009,
+EPC Qualifying; the module docstring gives the readings)."""

@@ -33,8 +33,8 @@ from typing import Any, Literal, get_args
 from scoring.epc.errors import UnresolvedTie
 from scoring.errors import SettingsError
 from scoring.model import Standings
-from scoring.scales import PRESETS, Scale, get_scale, scale_setting
-from scoring.settings import check_known, choice, whole_number
+from scoring.scales import PRESETS, SCALE_CHOICES, Scale, get_scale, scale_setting
+from scoring.settings import Choice, check_known, choice, described, whole_number
 
 ReplacedRank = Literal["swap", "same"]
 Vacancies = Literal["by-round", "together"]
@@ -369,3 +369,68 @@ def _in_turn(line: Sequence[str], present: Sequence[frozenset[str]]) -> list[str
     return [
         line[i] if i < len(line) and line[i] in here else None for i, here in enumerate(present)
     ]
+
+
+CHOICES: Mapping[str, tuple[Choice, ...]] = MappingProxyType(
+    {
+        "scale": SCALE_CHOICES,
+        "replaced_rank": described(
+            ReplacedRank,
+            {
+                "swap": "a replaced player keeps their qualifying rank",
+                "same": "a replaced player shares the rank their stand-by earns",
+            },
+        ),
+        "vacancies": described(
+            Vacancies,
+            {
+                "by-round": "stand-bys fill each group's places before its own round",
+                "together": "all vacancies are filled from one list before either round",
+            },
+        ),
+        "absent_standby": described(
+            AbsentStandby,
+            {
+                "skip": "an absent stand-by is passed over for the next one present",
+                "leave-vacant": "a place stays empty when its stand-by is absent",
+            },
+        ),
+        "pairing": described(
+            Pairing,
+            {
+                "fold": "best seed with worst (1-16, 2-15 …)",
+                "adjacent": "neighbouring seeds together (1-2, 3-4 …)",
+            },
+        ),
+        "cut_ties": described(
+            CutTies,
+            {
+                "qualifying": "equal totals ordered by qualifying position",
+                "playoff": "equal totals ordered by a play-off the TD records",
+            },
+        ),
+        "place_ties": described(
+            PlaceTies,
+            {
+                "share": "equal points share the place",
+                "qualifying": "equal points split by qualifying position",
+            },
+        ),
+        "game_ties": described(
+            GameTies,
+            {
+                "playoff": "equal scores play a tie-break game",
+                "seed": "equal scores go to the better seed",
+            },
+        ),
+        "late_corrections": described(
+            LateCorrections,
+            {
+                "refuse": "refused until the TD reopens qualifying",
+                "keep-draw": "accepted, and the draw stays until the TD re-seeds",
+            },
+        ),
+    }
+)
+"""The settings of ``EpcStagesConfig`` that take one of a fixed set, with each value's meaning (EPC
+2009, EPC Quarter-Finals, EPC Semi-Finals, EPC Finals; the class docstring gives the readings)."""

@@ -7,11 +7,13 @@ reading Backglass takes by default, the alternatives and why.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal, get_args
 
 from scoring.errors import SettingsError
-from scoring.settings import choice, whole_number
+from scoring.settings import Choice, choice, described, whole_number
 
 MatchBonus = Literal["bonus", "fifth_game"]
 MatchBonusGte = Literal["four", "all"]
@@ -230,3 +232,156 @@ class PlayoffConfig:
             ("lower_places", LowerPlaces),
         ):
             _choose(self, name, get_args(options))
+
+
+CHOICES: Mapping[str, tuple[Choice, ...]] = MappingProxyType(
+    {
+        "match_bonus": described(
+            MatchBonus,
+            {
+                "bonus": "the fifth game awards the match bonus points only",
+                "fifth_game": "the fifth game awards full game points and its bonus",
+            },
+        ),
+        "match_bonus_gte": described(
+            MatchBonusGte,
+            {
+                "four": "'equals or exceeds' in four-player fifth games only",
+                "all": "'equals or exceeds' in every fifth game",
+            },
+        ),
+        "match_bonus_size": described(
+            MatchBonusSize,
+            {
+                "eligible": "a fifth game's size is the players left after forfeits",
+                "scheduled": "a fifth game's size is the group's size",
+            },
+        ),
+        "match_ties": described(
+            MatchTies,
+            {
+                "countback": "equal match totals: most 1sts, then 2nds, then 3rds",
+                "seed": "equal match totals: most 1sts, then the better seed",
+            },
+        ),
+        "lone_score": described(
+            LoneScore,
+            {
+                "winner": "the only score in a game gets 7 points",
+                "winner_bonus": "the only score in a game gets 8 points",
+                "none": "the only score in a game gets 0 points",
+            },
+        ),
+        "absence_basis": described(
+            AbsenceBasis,
+            {
+                "night_total": "credit from the player's mean night total",
+                "night_games": "credit from the mean night total without match bonus",
+                "per_game": "credit from mean points per game times games a match",
+            },
+        ),
+        "absence_rounding": described(
+            AbsenceRounding,
+            {
+                "exact": "the absence credit is kept exact (fractions)",
+                "half_up": "the absence credit is rounded to whole points, half up",
+                "down": "the absence credit is rounded down to whole points",
+            },
+        ),
+        "absence_no_average": described(
+            AbsenceNoAverage,
+            {
+                "keep_credit": "an absence before any night played keeps the credit for later",
+                "use_credit": "an absence before any night played uses up the credit",
+            },
+        ),
+        "absence_average": described(
+            AbsenceAverage,
+            {
+                "played_nights": "the average counts nights played only",
+                "with_credits": "the average counts credited nights too",
+            },
+        ),
+        "joiner_missed_nights": described(
+            JoinerMissedNights,
+            {
+                "not_absences": "nights before a player joined are not absences",
+                "absences": "nights before a player joined count as absences",
+            },
+        ),
+        "forfeited_season": described(
+            ForfeitedSeason,
+            {
+                "unranked": "a forfeited season is listed without a place",
+                "ranked": "a forfeited season keeps its place (out of the playoffs)",
+                "removed": "a forfeited season is left out of the table",
+            },
+        ),
+        "group_table": described(
+            GroupTable,
+            {
+                "table": "groups as the rules' table gives them (fours first)",
+                "one_three": "at least one three-player group where the count allows",
+            },
+        ),
+        "ladder_ties": described(
+            LadderTies,
+            {
+                "previous": "equal points keep last week's ladder order",
+                "initial": "equal points keep the week-1 order",
+                "name": "equal points in alphabetical order",
+            },
+        ),
+        "dead_machine": described(
+            DeadMachine,
+            {
+                "replay_all": "a machine that dies mid-game: the whole game is replayed",
+                "keep_finished": "a machine that dies mid-game: finished players keep their scores",
+            },
+        ),
+    }
+)
+"""The settings of ``FwplConfig`` that take one of a fixed set, with each value's meaning (FWPL
+2.4-2.5, 3.3, 4.1, 4.3, 7.3; the class docstring gives the readings)."""
+
+PLAYOFF_CHOICES: Mapping[str, tuple[Choice, ...]] = MappingProxyType(
+    {
+        "cut": described(
+            PlayoffCut,
+            {
+                "table": "playoff places from the rules' division table",
+                "formula": "playoff places: top half rounded down to a multiple of 4",
+            },
+        ),
+        "small_league": described(
+            SmallLeague,
+            {
+                "final_of_4": "under 8 players: the top 4 play a final",
+                "none": "under 8 players: no playoffs",
+            },
+        ),
+        "large_league": described(
+            LargeLeague,
+            {
+                "extend": "over 48 players: the table goes on, 4 more per 8 players",
+                "error": "over 48 players: refused, the league officer sets divisions",
+            },
+        ),
+        "ties": described(
+            PlayoffTies,
+            {
+                "extra_game": "a playoff tie: an extra game between the tied players",
+                "countback": "a playoff tie: their games against each other, then an extra game",
+            },
+        ),
+        "lower_places": described(
+            LowerPlaces,
+            {
+                "shared": "players out in one round share the best place they cover",
+                "by_points": "players out in one round ordered by their points",
+            },
+        ),
+    }
+)
+"""The settings of ``PlayoffConfig`` that take one of a fixed set, with each value's meaning (FWPL
+6.1, 6.5; the class docstring gives the readings)."""

@@ -30,13 +30,14 @@ Choices made here (the rule text leaves them open; listed in docs/rules.md):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Literal, get_args
 
 from scoring.errors import EntryNotAllowed, InvalidScore, MachineAlreadyPlayed, SettingsError
 from scoring.model import Entry
-from scoring.settings import choice
+from scoring.settings import Choice, choice, described
 from scoring.tournament import check_score
 
 PenaltyLevel = Literal["zero", "disqualify", "ban_next", "ban_season"]
@@ -390,3 +391,18 @@ def _disqualify(
     after = 0 if cfg.disqualified == "zero" else None
     played = sorted((e for e in scores.values() if e.player == r.player), key=lambda e: e.seq)
     return [Applied(r, e.player, e.machine, e.score, after) for e in played]
+
+
+CHOICES: Mapping[str, tuple[Choice, ...]] = MappingProxyType(
+    {
+        "disqualified": described(
+            Disqualified,
+            {
+                "zero": "a disqualified player's scores become 0 on every machine",
+                "remove": "a disqualified player's games are taken out",
+            },
+        ),
+    }
+)
+"""The settings of ``AdjustConfig`` that take one of a fixed set, with each value's meaning (UKPL 7A;
+the module docstring gives the readings)."""

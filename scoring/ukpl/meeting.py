@@ -35,12 +35,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from scoring.errors import MachineAlreadyPlayed
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import TiePolicy, player_key, rank, tally, tied_points
-from scoring.settings import check_known, choice
+from scoring.settings import Choice, check_known, choice, described
 from scoring.tournament import Tournament
 
 BonusRule = Literal["gt", "gte"]
@@ -196,3 +197,33 @@ class UkplMeeting:
 
 UKPL_MEETING = UkplMeeting()
 """The UKPL meeting format (stateless)."""
+
+
+CHOICES: Mapping[str, tuple[Choice, ...]] = MappingProxyType(
+    {
+        "ties": described(
+            TiePolicy,
+            {
+                "high": "equal scores both get the higher machine points",
+                "low": "equal scores both get the lower machine points",
+                "shared": "equal scores share the points of their places",
+            },
+        ),
+        "bonus": described(
+            BonusRule,
+            {
+                "gt": "bonus point for more than double the second score",
+                "gte": "bonus point for at least double the second score",
+            },
+        ),
+        "no_score": described(
+            NoScore,
+            {
+                "unranked": "a player with no score gets no place or league points",
+                "ranked": "a player with no score is placed with a total of 0",
+            },
+        ),
+    }
+)
+"""The settings of ``UkplConfig`` that take one of a fixed set, with each value's meaning (UKPL 3B,
+3D; the class docstring gives the readings)."""

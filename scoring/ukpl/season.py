@@ -33,12 +33,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Literal, get_args
 
 from scoring.errors import DuplicateRegistration, InvalidScore
 from scoring.model import Player, Standings
 from scoring.ranking import player_key, rank
-from scoring.settings import check_known, choice, whole_number
+from scoring.settings import Choice, check_known, choice, described, whole_number
 from scoring.ukpl.meeting import LEAGUE_POINTS_TOP
 
 TieBreakScope = Literal["qualifying", "all"]
@@ -296,3 +297,25 @@ def _countback(
     for group in rank(players, value=lambda p: keys[p][depth], order=player_key):
         groups.extend(_countback(place + group.place - 1, group.items, keys, depth + 1, config))
     return groups
+
+
+CHOICES: Mapping[str, tuple[Choice, ...]] = MappingProxyType(
+    {
+        "tie_break": described(
+            TieBreakScope,
+            {
+                "qualifying": "the countback decides ties at the finals places only",
+                "all": "the countback decides every tie in the season table",
+            },
+        ),
+        "missing": described(
+            MissingResult,
+            {
+                "zero": "a result a player lacks counts as 0 in the countback",
+                "lowest": "a result a player lacks counts below any result",
+            },
+        ),
+    }
+)
+"""The settings of ``SeasonConfig`` that take one of a fixed set, with each value's meaning (UKPL 3F;
+the module docstring gives the readings)."""

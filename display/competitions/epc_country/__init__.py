@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from display.competitions.base import Competition, Default, Page, Template
 from display.competitions.epc_country.kind import KIND
+from scoring.epc.country.model import CHOICES
 
 TEMPLATES: tuple[Template, ...] = (
     Template(
@@ -60,4 +61,5 @@ COMPETITION = Competition(
         {"record_voided", "slam_tilt_recorded", "late_recorded", "stage_reopened"}
     ),
     versioned_paths=(r"/country/void$",),
+    setting_choices={"epc-country": CHOICES},
 )

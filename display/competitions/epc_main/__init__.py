@@ -10,7 +10,9 @@ from display.competitions.base import Competition, Default, Page, Template
 from display.competitions.docs import ordinal
 from display.competitions.epc_main.kind import KIND
 from display.competitions.machines import EPC_QUALIFYING_DEFAULTS
-from scoring.epc.main_tournament import MainTournament
+from scoring.epc import classic, kids, stages
+from scoring.epc import qualifying as epc_qualifying
+from scoring.epc.main_tournament import STAGE_SETTINGS, MainTournament
 from scoring.epc.side_tournaments import SideTournament
 from scoring.tournament import Tournament
 from scoring.what_if import Target
@@ -171,4 +173,13 @@ COMPETITION = Competition(
     qualifying=qualifying,
     what_if_target=what_if_target,
     demos=("display.competitions.epc_main.demo:weekend",),
+    setting_choices={
+        # the stage choices under the main event's names (quarterfinal_ties for the stages' cut_ties)
+        "epc-main": {
+            **epc_qualifying.CHOICES,
+            **{k: stages.CHOICES[f] for k, f in STAGE_SETTINGS.items() if f in stages.CHOICES},
+        },
+        "epc-classic": classic.CHOICES,
+        "epc-kids": kids.CHOICES,
+    },
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from display.competitions.base import Competition, Default, Page, Template
 from display.competitions.fwpl.kind import KIND
+from display.competitions.fwpl.state import PLAYOFF_PREFIX
+from scoring.fwpl.config import CHOICES, PLAYOFF_CHOICES
 
 TEMPLATES: tuple[Template, ...] = (
     Template(
@@ -64,4 +66,10 @@ COMPETITION = Competition(
     versioned_paths=(r"/league/corrections$", r"/league/playoff-voids$"),
     demos=("display.competitions.fwpl.demo:fwpl",),
     commands=("display.competitions.fwpl.offline:league",),
+    setting_choices={
+        "fwpl-league": {
+            **CHOICES,
+            **{PLAYOFF_PREFIX + name: choices for name, choices in PLAYOFF_CHOICES.items()},
+        }
+    },
 )

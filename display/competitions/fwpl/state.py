@@ -36,9 +36,15 @@ def parse_settings(raw: FormatSettings) -> tuple[FwplConfig, PlayoffConfig, int,
     league = {k: v for k, v in raw.items() if k in LEAGUE_SETTINGS}
     playoff = {k[len(PLAYOFF_PREFIX) :]: v for k, v in raw.items() if k in PLAYOFF_SETTINGS}
     try:
-        config, playoff_config = FwplConfig(**league), PlayoffConfig(**playoff)
+        config = FwplConfig(**league)
     except TypeError as exc:  # pragma: no cover - check_known has refused unknown names
         raise SettingsError(str(exc)) from None
+    try:
+        playoff_config = PlayoffConfig(**playoff)
+    except SettingsError as exc:  # it names its field; the league officer set playoff_<field>
+        raise SettingsError(
+            exc.message.replace("Setting ", "Setting " + PLAYOFF_PREFIX, 1)
+        ) from None
     weeks = whole_number("weeks", raw.get("weeks", DEFAULT_WEEKS), 1, 104)
     return config, playoff_config, weeks, _used(config, playoff_config, weeks)
 

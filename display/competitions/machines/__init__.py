@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from display.competitions.base import Competition, Default, Template
 from display.competitions.machines.kind import MACHINES
+from scoring.epc import qualifying as epc_qualifying
 from scoring.tournament import Tournament
 
 QUALIFYING = "EPC 2009, EPC Qualifying"
@@ -62,4 +63,5 @@ COMPETITION = Competition(
     qualifying=qualifying,
     demos=("display.competitions.machines.demo:epc",),
     offline={"epc-qualifying": "display.competitions.machines.offline:EPC_QUALIFYING"},
+    setting_choices={"epc-qualifying": epc_qualifying.CHOICES},
 )

@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING
 
 from display.competitions.base import Competition, Default, Page, Template
 from display.competitions.ukpl.kind import KIND
+from display.competitions.ukpl.records import ESCALATION
 from display.competitions.ukpl.state import UkplState
 from scoring.tournament import Tournament
+from scoring.ukpl import adjust, meeting, season
 
 if TYPE_CHECKING:  # the writer loads Redis; declaring the competition must not (test_layout)
     from display.log.writer import Writer
@@ -72,5 +74,13 @@ COMPETITION = Competition(
     offline={
         "ukpl-meeting": "display.competitions.ukpl.offline:UKPL_MEETING",
         "ukpl-season": "display.competitions.ukpl.offline:UKPL_SEASON",
+    },
+    setting_choices={
+        "ukpl-meeting": {
+            **meeting.CHOICES,
+            **season.CHOICES,
+            **adjust.CHOICES,
+            "escalation": ESCALATION,
+        }
     },
 )

@@ -27,7 +27,7 @@ from typing import get_args
 
 from display.types import FormatSettings, Record
 from scoring.errors import InvalidScore, SettingsError
-from scoring.settings import check_known
+from scoring.settings import Choice, check_known, described
 from scoring.tournament import check_score
 from scoring.ukpl.adjust import (
     AdjustConfig,
@@ -48,6 +48,14 @@ from scoring.ukpl.season import season_table as _season_table
 MEETING_KEYS = frozenset(UkplConfig.__dataclass_fields__)
 SEASON_KEYS = frozenset(SeasonConfig.__dataclass_fields__)
 LIVE_KEYS = frozenset({"region", "season", "meet", "held", "disqualified", "escalation"})
+ESCALATION: tuple[Choice, ...] = described(
+    ("enforce", "off"),
+    {
+        "enforce": "a penalty must be above the player's worst this season",
+        "off": "any penalty level may be given",
+    },
+)
+"""The ``escalation`` setting's values (UKPL 7A: a repeat offence gets the next penalty up)."""
 OWN = ""
 """The meeting's own id inside its state (its ``meet`` setting or tournament id is resolved where
 the tournament id is known: in views and in the season sync)."""
@@ -118,7 +126,7 @@ def parse_options(raw: FormatSettings, created: str) -> Options:
     if held and not DATE.match(held):
         raise SettingsError(f"Setting held must be a date like 2025-03-01, not {held!r}.")
     escalation = str(raw.get("escalation", "enforce")).strip().lower()
-    if escalation not in ("enforce", "off"):
+    if escalation not in {c.value for c in ESCALATION}:
         raise SettingsError(f"Setting escalation must be enforce or off, not {escalation!r}.")
     adjust = AdjustConfig(raw.get("disqualified", "zero"))
     config = parse_season_settings({k: v for k, v in raw.items() if k in SEASON_KEYS})

@@ -8,13 +8,15 @@ accept, and when). A team is named by a string ("Belgium 1", "UK A").
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
+from types import MappingProxyType
 from typing import Literal, TypeAlias, get_args
 
 from scoring.errors import SettingsError
 from scoring.ranking import TIE_POLICIES, TiePolicy
-from scoring.settings import choice, whole_number
+from scoring.settings import Choice, choice, described, whole_number
 
 MatchPoints = Literal["sum_of_places", "best_place"]
 QualifyingTies = Literal["share", "four_ball"]
@@ -295,3 +297,49 @@ def points_at(scale: tuple[int, ...], place: int) -> int:
     """Points of 1-based ``place`` on ``scale``; 0 below its last place (EPC 2009, EPC Country
     Competition: "4th zero points"; "14th-20th=zero points")."""
     return scale[place - 1] if place <= len(scale) else 0
+
+
+_TIES = MappingProxyType(
+    {
+        "high": "equal scores both get the better place's points",
+        "low": "equal scores both get the worse place's points",
+        "shared": "equal scores share the points of the places they cover",
+    }
+)
+
+CHOICES: Mapping[str, tuple[Choice, ...]] = MappingProxyType(
+    {
+        "match_points": described(
+            MatchPoints,
+            {
+                "sum_of_places": "a team scores both its players' places (max 84 and 140)",
+                "best_place": "a team scores its better player's place only",
+            },
+        ),
+        "game_ties": described(TIE_POLICIES, _TIES),
+        "four_ball_ties": described(TIE_POLICIES, _TIES),
+        "qualifying_ties": described(
+            QualifyingTies,
+            {
+                "share": "equal qualifying totals share the place",
+                "four_ball": "equal qualifying totals ordered by the 4-ball score",
+            },
+        ),
+        "countback": described(
+            Countback,
+            {
+                "head_to_head": "final ties: points in the matches between the tied teams",
+                "matches_won": "final ties: the number of final matches won",
+            },
+        ),
+        "forfeit_award": described(
+            ForfeitAward,
+            {
+                "both_machines": "a forfeit gives the opponents the top 2 on both machines (28)",
+                "one_machine": "a forfeit gives the opponents the top 2 on one machine (14)",
+            },
+        ),
+    }
+)
+"""The settings of ``CountryConfig`` that take one of a fixed set, with each value's meaning (EPC
+2009, EPC Country Competition; the class docstring gives the readings)."""
