@@ -15,7 +15,6 @@ from tests.utils import Api
 pytestmark = pytest.mark.browser
 
 SIZES = {"hall": (1920, 1080), "laptop": (1280, 720), "phone": (390, 844)}
-SHOTS = Path("/tmp/desk-shots")
 
 
 async def option_texts(page: Page, selector: str) -> list[str]:
@@ -23,7 +22,7 @@ async def option_texts(page: Page, selector: str) -> list[str]:
 
 
 async def test_choices_are_selects_with_their_meaning(
-    api: Api, server: str, new_page: NewPage
+    api: Api, server: str, new_page: NewPage, tmp_path: Path
 ) -> None:
     page = await new_page({"width": 1440, "height": 900})
     await page.add_init_script(f"localStorage.setItem('backglass.td', {api.token!r})")
@@ -75,11 +74,16 @@ async def test_choices_are_selects_with_their_meaning(
     settings = (await api.views("chx1"))["views"]["tournament"]["settings"]
     assert settings["late_corrections"] == "keep-draw"
 
-    SHOTS.mkdir(parents=True, exist_ok=True)
     for name, (width, height) in SIZES.items():
         await page.set_viewport_size({"width": width, "height": height})
         await page.locator("#settings-table").scroll_into_view_if_needed()
-        await page.screenshot(path=str(SHOTS / f"desk-settings-{name}.png"))
+        await page.screenshot(path=str(tmp_path / f"desk-settings-{name}.png"))
+        # long meanings never push the page sideways (the select cuts, the line under it wraps)
+        wide = await page.evaluate("document.documentElement.scrollWidth")
+        culprit = await page.evaluate(
+            "[...document.querySelectorAll('*')].filter(e => e.getBoundingClientRect().right > innerWidth + 1).map(e => e.tagName + '.' + e.className + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8)"
+        )
+        assert wide <= width, (name, wide, culprit)
 
     # the API refuses a value outside the choices in plain words, and records nothing
     r = await api.post("/api/t/chx1/settings", {"settings": {"pairing": "random"}})
