@@ -108,6 +108,15 @@
     window.location.href = "/t/" + encodeURIComponent(id) + "/desk";
   }
 
+  /* A session's time as its tournament's venue reads it ("active 21:04:09 CET"); a TD's session
+   * (every tournament) in the server's zone. */
+  function sessionTime(s) {
+    const config = window.Backglass.pageConfig();
+    const zone = (config.zones || {})[s.tournament] || config.server_zone;
+    const when = s.last_seen ? s.last_seen : s.since;
+    return (s.last_seen ? "active " : "signed in ") + window.Backglass.fmt.time(when, { seconds: true, zone: zone });
+  }
+
   /* "End": the session stops working at once (DELETE /api/sessions/{id}). */
   function endButton(s) {
     const button = el("button", { type: "button", class: "end-session", "data-session": s.id }, "End");
@@ -129,7 +138,7 @@
         el("td", {}, s.role === "td" ? "TD" : "Steward"),
         el("td", {}, s.name),
         el("td", {}, s.tournament || "all"),
-        el("td", { class: "muted" }, s.last_seen ? "active " + new Date(s.last_seen).toLocaleTimeString() : "signed in " + new Date(s.since).toLocaleTimeString()),
+        el("td", { class: "muted session-time" }, sessionTime(s)),
         el("td", {}, endButton(s))
       )
     );

@@ -501,12 +501,13 @@
 
   /* An ISO time as the venue reads it, with its zone: "01:10 GMT", "01:30 BST" (the page config's
    * time_zone, display/http/venue_time.py; the phone's own zone without one). ``options``:
-   * {seconds, weekday, date}. "" for no time. */
+   * {seconds, weekday, date, zone}: ``zone`` an IANA name over the page's (a page of several
+   * tournaments). "" for no time. */
   function time(iso, options) {
     const when = new Date(iso || "");
     if (!iso || isNaN(when.getTime())) return "";
     const o = options || {};
-    const zone = pageConfig().time_zone;
+    const zone = o.zone || pageConfig().time_zone;
     const parts = { hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZoneName: "short" };
     if (o.seconds) parts.second = "2-digit";
     if (o.weekday) parts.weekday = "short";

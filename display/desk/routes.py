@@ -85,7 +85,15 @@ async def desk_home(request: Request) -> Response:
         request,
         "desk_home.html",
         tournaments=sorted(found, key=lambda t: t["id"]),
-        config={},
+        # the sessions' times in their tournament's zone, the TD's (every tournament) in the server's
+        config={
+            "server_zone": venue_time.server_zone(),
+            "zones": {
+                tid: venue_time.zone_of(live.meta)
+                for tid, live in svc.replica.tournaments.items()
+                if live.kind
+            },
+        },
         server_zone=venue_time.server_zone(),
     )
 
