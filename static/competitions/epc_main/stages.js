@@ -1,6 +1,8 @@
 /* The EPC stage pages. /t/{t}/epc: the current stage, live, for players' phones. /t/{t}/stages:
  * the same plus the TD's buttons for every stage step (each one writes one record through
- * /api/t/{t}/epc/..., see display/competitions/epc_main/routes.py). Stage scores are not entered here:
+ * /api/t/{t}/epc/..., see display/competitions/epc_main/routes.py), and under "Undo or put right" the
+ * records that take a step back: close qualifying, reopen the stage before, re-seed, reinstate a
+ * withdrawn player (/api/t/{t}/players/{p}/reinstate). Stage scores are not entered here:
  * stewards push them from the steward page as in qualifying. */
 (function () {
   "use strict";
@@ -39,6 +41,8 @@
 
   /* ---------- TD actions ---------- */
 
+  /* path: under /api/t/{t}/epc/, or from /api/t/{t}/ when it starts with "/" (a hall record,
+   * e.g. a reinstatement). */
   async function act(path, payload, done) {
     if (busy) return;
     busy = true;
@@ -55,7 +59,8 @@
         body: JSON.stringify(payload),
       };
       // an unknown outcome is resent with the same key until the server knows (live.js writeOnce)
-      const out = await B.writeOnce("/api/t/" + encodeURIComponent(tid) + "/epc/" + path, init, (text) => show("control-error", text));
+      const base = "/api/t/" + encodeURIComponent(tid) + (path.startsWith("/") ? "" : "/epc/");
+      const out = await B.writeOnce(base + path, init, (text) => show("control-error", text));
       const res = out.res;
       if (!res) {
         show("control-error", "The server did not answer, so this may have been recorded. Reload the page to see.");
@@ -153,6 +158,63 @@
       out.push(el("p", {}, "Nothing left to do: the EPC is complete."));
     }
     return out;
+  }
+
+  /* The TD's records that undo or redo a step. Each asks first: a native prompt for the reason
+   * the record keeps (Cancel records nothing), so a live change redrawing the buttons never
+   * loses what the TD typed. */
+  function withReason(label, question, path, payload, done) {
+    return button(label, () => {
+      const reason = (window.prompt(question + "\n\nWhy? (kept for the audit page)") || "").trim();
+      if (reason) act(path, { ...payload, reason: reason }, done);
+    }, "secondary");
+  }
+
+  const BEFORE = { quarterfinal: "qualifying", semifinal: "quarterfinal", final: "semifinal", complete: "final" };
+  const CLASSIC_BEFORE = { semifinal: "qualifying", final: "semifinal", complete: "final" };
+  const UNDONE = {
+    qualifying: "The close is undone: the seeding, the quarter-final draw, re-registrations and rounds go, and qualifying takes scores and corrections again.",
+    quarterfinal: "The semi-finals' start is taken back, so quarter-final games can be corrected.",
+    semifinal: "The finals' start is taken back, so semi-final games can be corrected.",
+    final: "The final placings are taken back, so the finals can be corrected.",
+  };
+
+  function fixControls(stage, classic) {
+    const out = [];
+    const v = views();
+    const before = (classic ? CLASSIC_BEFORE : BEFORE)[stage];
+    if (!classic && stage === "qualifying" && !(v.tournament || {}).closed) {
+      out.push(
+        button("Close qualifying", () => {
+          const sure = window.confirm("Close qualifying? No new qualifying game can start; games already playing may still record their one score.");
+          if (sure) act("close", {}, "Qualifying closed.");
+        }, "secondary")
+      );
+    }
+    if (before) {
+      const words = (classic ? "Classic " : "") + NAMES[before].toLowerCase();
+      const undone = classic && before === "qualifying" ? "The semi-finals' start is taken back, so Classic qualifying can be corrected." : UNDONE[before];
+      out.push(withReason("Reopen " + words, "Reopen " + words + "? " + undone, "reopen", { stage: before }, "Reopened " + words + "."));
+    }
+    if (!classic && stage === "quarterfinal") {
+      out.push(
+        withReason("Re-seed from qualifying", "Make the quarter-final seeding again from the qualifying standings as they are now?", "reseed", {}, "Re-seeded.")
+      );
+    }
+    const withdrawn = Object.entries(v.players || {}).filter(([, p]) => p.withdrawn !== undefined).sort((a, b) => B.byNumber(a[0], b[0]));
+    for (const [number] of withdrawn) {
+      out.push(
+        withReason(
+          "Reinstate " + name(number) + " #" + number,
+          "Reinstate " + name(number) + " (#" + number + ")? They may queue and score again.",
+          "/players/" + encodeURIComponent(number) + "/reinstate",
+          {},
+          name(number) + " reinstated."
+        )
+      );
+    }
+    if (!out.length) return [];
+    return [el("div", { class: "epc-fix", id: "fix-controls" }, el("h3", {}, "Undo or put right"), el("div", { class: "epc-fix-buttons" }, out))];
   }
 
   function toggle(player, what, on, round) {
@@ -318,7 +380,12 @@
       const signedIn = Boolean(localStorage.getItem(TOKEN));
       $("signin").hidden = signedIn;
       $("controls").hidden = !signedIn;
-      if (signedIn && !busy) $("control-body").replaceChildren(...(kidsOrClassic ? boardControls() : mainControls(stage)));
+      if (signedIn && !busy) {
+        const next = kidsOrClassic ? boardControls() : mainControls(stage);
+        const classicStage = (views().classic || {}).stage;
+        const fixes = kidsOrClassic ? fixControls(classicStage || "", true) : fixControls(stage, false);
+        $("control-body").replaceChildren(...next, ...fixes);
+      }
     }
     $("live-body").replaceChildren(...liveBody(stage));
   }
