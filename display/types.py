@@ -30,6 +30,6 @@ them (each format's settings class in ``scoring/`` reads them)."""
 
 Registration = dict[str, Any]
 """A player or machine as registered: the ``player`` of a ``player_added`` record (``number``,
-``name``, ``guest``, ``ifpa``, ``country`` or ``region``, ``ifpa_rank``; the desk's
+``name``, ``guest``, ``ifpa``, ``country`` or ``region``, ``ifpa_rank``, ``tag``; the desk's
 registrations add ``withdrawn``) or the ``machine`` of a ``machine_added`` (``id``, ``name``,
 ``manufacturer``, ``year``)."""

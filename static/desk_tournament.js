@@ -146,7 +146,7 @@
         "tr",
         { dataset: { player: number }, class: withdrawn || gone ? "withdrawn" : "" },
         el("td", { class: "num" }, number),
-        el("td", {}, who.name, mergedNotes(who)),
+        el("td", {}, who.name, who.tag ? el("span", { class: "muted" }, " · " + who.tag) : null, mergedNotes(who)),
         el("td", { class: "num" }, reg.ifpa || ""),
         el("td", {}, reg.region || reg.country || ""),
         el(

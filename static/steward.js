@@ -334,7 +334,9 @@
       node.className = "lookup warn";
       node.textContent = found.name + " (" + number + ") was merged into number " + found.merged_into + ": enter " + found.merged_into + ".";
     } else if (found) {
-      node.replaceChildren(el("strong", {}, found.name), found.guest ? " (guest)" : "", playedNote(number));
+      // the city or tag tells two "J. Smith" apart before the score goes to the wrong one
+      const tag = found.tag ? el("span", { class: "lookup-tag" }, " · " + found.tag) : "";
+      node.replaceChildren(el("strong", {}, found.name), tag, found.guest ? " (guest)" : "", playedNote(number));
     } else if (live.version !== null) {
       node.className = "lookup warn";
       node.textContent = "No player number " + number + " in this tournament.";

@@ -4,7 +4,9 @@ the line and what is wrong with it.
 
 Players: a header row, then one player a row. Columns (any order, names case-insensitive):
 ``number`` (required), ``name`` (required), ``ifpa`` (IFPA number), ``country`` or ``region``,
-``guest`` (yes/no; UKPL 1C, 3C), ``ifpa_rank`` (FWPL 4.3 seeding).
+``guest`` (yes/no; UKPL 1C, 3C), ``ifpa_rank`` (FWPL 4.3 seeding), ``tag`` (a city, club or
+nickname, up to 40 characters, shown beside the name on the steward's lookup so two players of the
+same name can be told apart; also ``city``).
 Machines: ``name`` (required), ``id`` (default: the next free whole number), ``manufacturer``,
 ``year``. Commas, semicolons (European spreadsheets) and tabs all separate columns. An Excel
 workbook's first sheet gives the same table (``display/desk/xlsx.py``, ``Table``).
@@ -31,7 +33,9 @@ PLAYER_COLUMNS = {
     "place": ("country", "region", "country or region", "country/region"),
     "guest": ("guest",),
     "ifpa_rank": ("ifpa rank", "ifpa_rank"),
+    "tag": ("tag", "city", "town", "club", "city or tag", "city/tag"),
 }
+TAG_LENGTH = 40
 MACHINE_COLUMNS = {
     "id": ("id", "number", "no", "no.", "#", "machine id"),
     "name": ("name", "machine", "title", "game"),
@@ -158,6 +162,11 @@ def player(
         if not rank.isdigit():
             _bad(f"{where}: the IFPA rank {rank!r} should be a whole number.")
         out["ifpa_rank"] = int(rank)
+    tag = nfc(cell.get("tag", "").strip())
+    if len(tag) > TAG_LENGTH:
+        _bad(f"{where}: the city or tag {tag[:20]!r}… is longer than {TAG_LENGTH} characters.")
+    if tag:
+        out["tag"] = tag
     return out
 
 

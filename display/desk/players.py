@@ -4,7 +4,7 @@
     POST /api/t/{t}/players/import             TD: CSV or .xlsx of players (``display/desk/csv.py``)
     POST /api/t/{t}/machines/import            TD: CSV or .xlsx of machines
     POST /api/t/{t}/entries                    TD: one late entry {number, name, guest, ifpa,
-                                               country or region} (JSON)
+                                               country or region, tag} (JSON)
     GET  /api/t/{t}/registrations              every player and machine as registered
 
 A late entry may also be a plain ``POST /api/t/{t}/players`` (display/http/api.py), without the IFPA
@@ -94,6 +94,9 @@ class EntryIn(BaseModel):
     guest: bool = False
     ifpa: str = Field("", max_length=20)
     country: str = Field("", max_length=80)
+    tag: str = Field(
+        "", max_length=40, description="city, club or nickname, to tell namesakes apart"
+    )
 
 
 async def add_entry(request: Request) -> Response:

@@ -52,11 +52,15 @@ class TournamentIn(Body):
 
 class PlayerIn(Body):
     """A player to register: ``number`` (an ``Id``, a JSON number becomes its string), ``name``,
-    and ``guest``: a player from another region, shown but not ranked (UKPL 1C, 3C)."""
+    ``guest``: a player from another region, shown but not ranked (UKPL 1C, 3C), and ``tag``: a
+    city, club or nickname the steward's lookup shows beside the name."""
 
     number: Id
     name: Name
     guest: bool = False
+    tag: Annotated[str, BeforeValidator(nfc_value), Field(max_length=40)] | None = Field(
+        None, description="a city, club or nickname shown beside the name (two 'J. Smith')"
+    )
 
 
 class PlayersIn(Body):

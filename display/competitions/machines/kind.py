@@ -9,7 +9,7 @@ Every record carries ``by`` and ``at`` (``display.http.endpoint.stamp``); the qu
 | record                 | fields                                          | views touched               |
 |------------------------|-------------------------------------------------|-----------------------------|
 | tournament_created     | name, format, settings (``hall``: hall settings)| every view                  |
-| player_added           | player {number, name, guest}                    | players, standings          |
+| player_added           | player {number, name, guest, tag?}              | players, standings          |
 | machine_added          | machine {id, name, digits?} (digits: roll-over) | machines, machine/<id>,     |
 |                        |                                                 | standings, queues           |
 | score_recorded         | player, machine, score, displayed?, rollovers?  | machine/<machine>,          |
@@ -103,7 +103,10 @@ class MachinesKind:
         if kind == "player_added":
             p = record["player"]
             player = Player(str(p["number"]), str(p["name"]), bool(p.get("guest", False)))
-            return kept(add_player(hall_state, player)), {"players", "standings"}
+            added = kept(add_player(hall_state, player))
+            if p.get("tag"):  # a city or nickname, for the steward's lookup
+                added = with_hall(added, tags={**added.hall.tags, player.number: str(p["tag"])})
+            return added, {"players", "standings"}
         if kind == "machine_added":
             m = record["machine"]
             machine = Machine(str(m["id"]), str(m["name"]))

@@ -100,6 +100,7 @@ class HallChanges(TypedDict, total=False):
     wiped: Mapping[int, int]
     digits: Mapping[str, int]
     merged: Mapping[str, MergeNote]
+    tags: Mapping[str, str]
 
 
 def with_hall(state: HallTournament, **changes: Unpack[HallChanges]) -> HallTournament:

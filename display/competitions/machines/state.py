@@ -168,7 +168,9 @@ class Hall:
     entry it stands for. ``corrected``: entry seq -> seq of its latest correction. ``voided``,
     ``wiped``: entry seq -> seq of the record that voided or wiped it. ``digits``: machine id ->
     the digits its display shows, for machines that declare them (``scoring.rollover``).
-    ``merged``: a player number joined into another -> its ``MergeNote``.
+    ``merged``: a player number joined into another -> its ``MergeNote``. ``tags``: player ->
+    the city, club or nickname registered with them (``player_added``'s ``tag``), shown beside
+    the name so two players of one name can be told apart.
     """
 
     settings: HallSettings = field(default_factory=HallSettings)
@@ -181,6 +183,7 @@ class Hall:
     wiped: Mapping[int, int] = field(default_factory=dict)
     digits: Mapping[str, int] = field(default_factory=dict)
     merged: Mapping[str, MergeNote] = field(default_factory=dict)
+    tags: Mapping[str, str] = field(default_factory=dict)
 
     def status(self, machine: str) -> MachineState:
         """``machine``'s status; in service when none was recorded."""

@@ -142,17 +142,24 @@ def machines_view(tournament: Tournament) -> Doc:
 
 
 def players_view(tournament: Tournament) -> Doc:
-    """``players``: player number -> name, guest flag, and ``withdrawn`` (the reason, "" for none
-    given) only for a withdrawn player. A number joined into another (``players_merged``) stays
+    """``players``: player number -> name, guest flag, ``tag`` (a city or nickname) when
+    registered with one, and ``withdrawn`` (the reason, "" for none given) only for a withdrawn
+    player. A number joined into another (``players_merged``) stays
     as ``{"name", "merged_into"}``; the number it joined lists it under ``merged``: ``{"<number>":
     {"name", "reason", "clashes": {"<machine>": {"kept": score, "dropped": [scores]}}}}``, the
     machines both numbers played, for the TD to check (``scoring.merge``)."""
     hall = tournament.hall if isinstance(tournament, HallTournament) else None
     withdrawn = hall.withdrawn if hall is not None else {}
     merged = hall.merged if hall is not None else {}
+    tags = hall.tags if hall is not None else {}
     doc: Doc = {
         number_: compact(
-            {"name": player.name, "guest": player.guest, "withdrawn": withdrawn.get(number_)}
+            {
+                "name": player.name,
+                "guest": player.guest,
+                "tag": tags.get(number_),
+                "withdrawn": withdrawn.get(number_),
+            }
         )
         for number_, player in tournament.players.items()
     }
