@@ -1,5 +1,6 @@
 """What a soak trial (bench/soak.py) saw, and its checks on the restarted server: (a) nothing
-acknowledged lost, (b) the views equal a replay of the log, (c) a retried push appends nothing."""
+acknowledged lost and nothing answered "not recorded" recorded, (b) the views equal a replay of the
+log, (c) a retried push appends nothing."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from scoring.model import Entry, Machine, Player
 from scoring.tournament import rebuild
 
 TID = "soak"
-SCORES = f"/api/t/{TID}/scores"
+"""The tournament of a trial on a server of its own; trials that share a server (``bench/soak.py``,
+one server per job) each have their own, ``soak-<number>``."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ class Trial:
     redis_hung: bool = (
         False  # Redis stopped (SIGSTOP) under load, the server killed, Redis continued
     )
+    tid: str = TID
+    server_killed: bool = True  # False: only Redis killed, the server rides through it
     sent: int = 0
     acknowledged: int = 0
     in_flight: int = 0
@@ -64,11 +68,16 @@ class Trial:
     appended_twice: int = 0
     retry_answer_differs: int = 0
     refused: int = 0
+    declined_but_recorded: int = 0
+    declined: int = 0  # answered 503 store_unavailable: "nothing was recorded", checked so
     retried_503: int = (
         0  # retries in (c) answered 503 at first (outcome_unknown, store_unavailable), then settled
     )
     load_done_before_kill: bool = False
     restart_seconds: float = math.nan
+    phase_seconds: dict[str, float] = field(default_factory=dict)
+    """Wall seconds of each phase ("start", "set_up", "load", "restart", "check"): where a trial's
+    time goes (``scripts/soak`` prints the medians)."""
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -77,11 +86,17 @@ class Trial:
 
     @property
     def mode(self) -> str:
-        """What was killed: "server", "redis" (the server and Redis), "hung" (Redis stopped, the
-        server killed, Redis continued)."""
-        return "hung" if self.redis_hung else "redis" if self.redis_killed else "server"
+        """What was killed: "server", "redis" (Redis only, the server running on), "both" (the
+        server, then Redis), "hung" (Redis stopped, the server killed, Redis continued)."""
+        if self.redis_hung:
+            return "hung"
+        if self.redis_killed:
+            return "both" if self.server_killed else "redis"
+        return "server"
 
 
+RESENDERS = 6
+"""(c) resends this many pushes at a time (as many as the load's pushers)."""
 RETRY_503_SECONDS = 30.0
 """(c) resends a push answered 503 (store_unavailable, outcome_unknown) with its key, as every
 first-party client does (static/entry.js), for this long before calling it refused."""
@@ -97,9 +112,18 @@ def outcome_unknown(answer: Answer) -> bool:
     )
 
 
-async def send(http: httpx.AsyncClient, push: Push) -> httpx.Response:
+def not_recorded(answer: Answer) -> bool:
+    """A 503 ``store_unavailable``: the server says, as certain, that nothing was recorded."""
+    body = answer.body
+    return (
+        answer.status == 503 and isinstance(body, dict) and body.get("error") == "store_unavailable"
+    )
+
+
+async def send(http: httpx.AsyncClient, push: Push, tid: str) -> httpx.Response:
+    """POST ``push`` as a steward's score to tournament ``tid``, with its ``Idempotency-Key``."""
     headers = {"Idempotency-Key": push.key, "Content-Type": "application/json"}
-    return await http.post(SCORES, content=push.body, headers=headers)
+    return await http.post(f"/api/t/{tid}/scores", content=push.body, headers=headers)
 
 
 async def send_until_known(http: httpx.AsyncClient, push: Push, trial: Trial) -> httpx.Response:
@@ -110,7 +134,7 @@ async def send_until_known(http: httpx.AsyncClient, push: Push, trial: Trial) ->
     deadline = asyncio.get_running_loop().time() + RETRY_503_SECONDS
     counted = False
     while True:
-        response = await send(http, push)
+        response = await send(http, push, trial.tid)
         body = json_of(response)
         error = body.get("error") if isinstance(body, dict) else None
         waiting = response.status_code == 503 and error in ("outcome_unknown", "store_unavailable")
@@ -129,9 +153,9 @@ def json_of(response: httpx.Response) -> Any:
         return response.text
 
 
-async def read_log(http: httpx.AsyncClient) -> dict[int, dict[str, Any]]:
-    """The tournament's log by version; empty if the server no longer knows the tournament."""
-    response = await http.get(f"/api/t/{TID}/log")
+async def read_log(http: httpx.AsyncClient, tid: str) -> dict[int, dict[str, Any]]:
+    """Tournament ``tid``'s log by version; empty if the server no longer knows the tournament."""
+    response = await http.get(f"/api/t/{tid}/log")
     if response.status_code == 404:
         return {}
     response.raise_for_status()
@@ -161,8 +185,8 @@ async def check_replay(
     http: httpx.AsyncClient, log: dict[int, dict[str, Any]], trial: Trial
 ) -> None:
     """(b): the server's views = a replay of the whole log; its standings = the pure engine's."""
-    shown = (await http.get(f"/api/t/{TID}/views")).json()
-    replay = LiveTournament(TID, history_size=1)
+    shown = (await http.get(f"/api/t/{trial.tid}/views")).json()
+    replay = LiveTournament(trial.tid, history_size=1)
     replay.apply([Record(seq, record) for seq, record in sorted(log.items())])
     replayed = orjson.loads(orjson.dumps(replay.views))
     wrong = [
@@ -183,12 +207,15 @@ async def check(http: httpx.AsyncClient, answers: list[Answer], trial: Trial) ->
     """Checks (a), (b) and (c) of the module docstring, on the restarted server."""
     acked = [a for a in answers if a.status is not None and 200 <= a.status < 300]
     unanswered = [a for a in answers if outcome_unknown(a)]
+    declined = [a for a in answers if not_recorded(a)]
+    trial.declined = len(declined)
     for a in answers:
-        if a.status is not None and not 200 <= a.status < 300 and not outcome_unknown(a):
+        failed = a.status is not None and not 200 <= a.status < 300
+        if failed and not outcome_unknown(a) and not not_recorded(a):
             trial.refused += 1
             trial.problems.append(f"push {a.push.key} refused before the kill: {a.status} {a.body}")
     trial.sent, trial.acknowledged, trial.in_flight = len(answers), len(acked), len(unanswered)
-    log = await read_log(http)
+    log = await read_log(http, trial.tid)
     for a in acked:  # (a)
         if log.get(a.body["version"]) != a.body["record"]:
             trial.lost += 1
@@ -212,12 +239,28 @@ async def check(http: httpx.AsyncClient, answers: list[Answer], trial: Trial) ->
         scored[pair] = seq
     landed = {a.push.key: scored.get((a.push.player, a.push.machine)) for a in unanswered}
     trial.landed_unanswered = sum(seq is not None for seq in landed.values())
+    for a in declined:
+        if (seq := scored.get((a.push.player, a.push.machine))) is not None:
+            trial.declined_but_recorded += 1
+            trial.problems.append(f"push {a.push.key} answered 'not recorded' is version {seq}")
     await check_replay(http, log, trial)  # (b)
-    fresh = 0  # (c)
-    for a in acked + unanswered:
-        response = await send_until_known(http, a.push, trial)
+    # (c), RESENDERS at a time: each push has a key and a (player, machine) of its own, so the
+    # order of the resends changes nothing, and on a busy machine they mostly wait for answers
+    sending = asyncio.Semaphore(RESENDERS)
+
+    async def resend(a: Answer) -> httpx.Response:
+        async with sending:
+            return await send_until_known(http, a.push, trial)
+
+    again_sent = acked + unanswered + declined
+    responses = await asyncio.gather(*(resend(a) for a in again_sent))
+    fresh = 0
+    for a, response in zip(again_sent, responses, strict=True):
         again, replayed = json_of(response), response.headers.get("idempotent-replayed") == "true"
-        first = landed[a.push.key] if outcome_unknown(a) else a.body["version"]
+        if not_recorded(a):
+            first = None  # checked above: it is not in the log
+        else:
+            first = landed[a.push.key] if outcome_unknown(a) else a.body["version"]
         if not response.is_success:
             trial.problems.append(f"retry of {a.push.key} refused: {response.status_code} {again}")
         elif first is None:
@@ -228,7 +271,7 @@ async def check(http: httpx.AsyncClient, answers: list[Answer], trial: Trial) ->
         elif not outcome_unknown(a) and again != a.body:
             trial.retry_answer_differs += 1
             trial.problems.append(f"retry of {a.push.key} answered {again}, first {a.body}")
-    grown = await read_log(http)
+    grown = await read_log(http, trial.tid)
     if max(grown) - max(log) != fresh:
         trial.appended_twice += abs(max(grown) - max(log) - fresh)
         trial.problems.append(f"retries appended {max(grown) - max(log)} records, expected {fresh}")

