@@ -16,6 +16,7 @@ from display.competitions.machines import views
 from display.live.tournament import LiveTournament
 from display.log.store import Record
 from scoring import FORMATS
+from scoring.epc.qualifying import EPC_QUALIFYING, cut_standings
 from scoring.model import Entry, Machine, Player
 from scoring.tournament import rebuild
 
@@ -177,8 +178,15 @@ def pure_standings(log: dict[int, dict[str, Any]]) -> Any:
             entries.append(
                 Entry(seq, str(record["player"]), str(record["machine"]), record["score"])
             )
-    fresh = rebuild(FORMATS[created["format"]], settings, players, machines, entries)
-    return orjson.loads(orjson.dumps(views.standings_view(fresh.standings)))
+    fmt = FORMATS[created["format"]]
+    fresh = rebuild(fmt, settings, players, machines, entries)
+    standings, tie = fresh.standings, None
+    if fmt is EPC_QUALIFYING:  # the board bands a tie at the cut "tie" (views.hall_standings_view)
+        standings, tie = cut_standings(fresh.config, fresh.standings)
+    doc = views.standings_view(standings)
+    if tie is not None:
+        doc = {**doc, "cut_tie": views.cut_tie_doc(tie)}
+    return orjson.loads(orjson.dumps(doc))
 
 
 async def check_replay(
