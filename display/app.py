@@ -16,6 +16,7 @@ from display import competitions
 from display.desk import routes as desk
 from display.errors import HANDLERS
 from display.http import api, openapi, pages
+from display.http.on_demand import OnDemandMiddleware
 from display.http.starting import StartingMiddleware
 from display.live import ws
 from display.log import regression, restore
@@ -48,8 +49,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=ROOT / "static"), name="static"),
     ]
     # Host, Origin/CSRF, body size and security headers before any route (display/security.py).
-    # Then, while the process catches up on the logs, 503 "starting" (display/http/starting.py).
-    middleware = [Middleware(SecurityMiddleware, settings=settings), Middleware(StartingMiddleware)]
+    # Then, while the process starts, 503 "starting" (display/http/starting.py); then the path's
+    # tournament is loaded if it is not in memory (display/http/on_demand.py).
+    middleware = [
+        Middleware(SecurityMiddleware, settings=settings),
+        Middleware(StartingMiddleware),
+        Middleware(OnDemandMiddleware),
+    ]
     return Starlette(
         routes=routes,
         middleware=middleware,

@@ -2,8 +2,8 @@
 
 ``Services.running`` is the lifespan: it starts the embedded Redis when no URL is set (or joins the
 one another server on the same data directory runs), settles the TD password (the data directory's,
-``display/http/auth.py``), catches the replica up before the first request, and runs the tail and
-heartbeat tasks until shutdown.
+``display/http/auth.py``), reads the registry of tournaments (each is loaded on its first use,
+``display/live/loader.py``), and runs the tail, heartbeat and idle-sweep tasks until shutdown.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -27,6 +26,7 @@ from display.live.displays import Displays
 from display.live.hub import Hub
 from display.live.replica import Replica
 from display.live.snapshots import Snapshots
+from display.live.summaries import Summary, summary_of
 from display.log import regression
 from display.log.connection import connect
 from display.log.keys import store_prefix
@@ -36,11 +36,9 @@ from display.settings import Settings, insecure_redis
 
 log = logging.getLogger("backglass")
 
-TournamentSummary = dict[str, Any]
-"""A tournament as the index lists it (``GET /api/tournaments``, pages' ``tournament``): ``id``,
-``name``, ``format`` and ``title`` (None before ``tournament_created``), ``version``, and how many
-``players`` and ``machines`` it has. A dict, not a TypedDict: competitions' pages annotate the
-one they get as a dict."""
+TournamentSummary = Summary
+"""A tournament as the index lists it (``GET /api/tournaments``, pages' ``tournament``):
+``display/live/summaries.py``'s ``Summary``."""
 
 
 @dataclass
@@ -60,19 +58,29 @@ class Services:
     displays: Displays = field(default_factory=Displays)  # hall displays connected here
 
     def summary(self, tid: str) -> TournamentSummary:
-        """Tournament ``tid``'s summary (``TournamentSummary``). Raises KeyError for one the
-        replica does not have."""
-        live = self.replica.tournaments[tid]
-        view = live.views.get("tournament", {})
-        return {
-            "id": tid,
-            "name": view.get("name", tid),
-            "format": view.get("format"),
-            "title": view.get("title") or view.get("format"),
-            "version": live.version,
-            "players": len(live.views.get("players", {})),
-            "machines": len(live.views.get("machines", {})),
-        }
+        """Loaded tournament ``tid``'s summary (``TournamentSummary``). Raises KeyError for one
+        not loaded here."""
+        return summary_of(self.replica.tournaments[tid])
+
+    async def listing(self) -> list[TournamentSummary]:
+        """Every tournament created (the registry), in creation order, without loading them:
+        a loaded one's summary from its state, the others' from Redis in one round trip
+        (``display/live/summaries.py``); one without a stored summary (a store from before
+        summaries) is loaded, which writes it. Raises what Redis raises."""
+        replica = self.replica
+        stored = await replica.summaries.read(
+            [tid for tid in replica.registered if tid not in replica.tournaments]
+        )
+        found: list[TournamentSummary] = []
+        for tid in list(replica.registered):
+            summary = stored.get(tid)
+            if summary is None:
+                live = replica.tournaments.get(tid) or await replica.load(tid)
+                if live is None or live.kind is None:
+                    continue  # registered before its first append, which never came
+                summary = summary_of(live)
+            found.append(summary)
+        return found
 
 
 @contextlib.asynccontextmanager
@@ -105,6 +113,7 @@ async def running(settings: Settings) -> AsyncIterator[Services]:
     )
     replica = Replica(store, tail, hub, settings.history_size)
     replica.snapshots = Snapshots(settings.data_dir, settings.key_prefix)
+    replica.loader.idle_seconds = settings.idle_minutes * 60
     auth = Auth(redis, prefix)
     writer = Writer(
         store, replica, lambda tid: regression.refuse(svc, tid), competitions.reason_required()
@@ -155,23 +164,25 @@ restart, even after a kill, replays at most a few hundred records per tournament
 
 
 async def start(svc: Services) -> None:
-    """Read every log (``Replica.catch_up``), check Redis against the high-water file, then take
-    writes: start the tail, the heartbeat and the guard's tasks and set ``replica.started``.
-    Retries after a Redis error; what was read is kept."""
+    """Read the registry (``Replica.read_registry``; no tournament is loaded: each is on its
+    first use, ``display/live/loader.py``), check Redis against the high-water file, then take
+    writes: start the tail, the heartbeat, the guard's tasks, the idle sweep and the background
+    loads, and set ``replica.started``. Retries after a Redis error; what was read is kept."""
     while True:
         try:
-            await svc.replica.catch_up()
+            await svc.replica.read_registry()
             svc.guard = await regression.start(svc)  # Redis against the high-water file
             break
         except (RedisError, OSError) as exc:
             log.warning("start-up: %s; retrying", exc)
             await asyncio.sleep(0.5)
-    # Everything loaded so far lives as long as the process: keep it out of the collector's
+    # What start-up made lives as long as the process: keep it out of the collector's
     # generations, so full collections stay short under load (bench: 90-150 ms pauses before).
     gc.freeze()
-    with contextlib.suppress(OSError):  # a long replay is not done twice, even after a kill
-        await svc.replica.save_snapshots(SNAPSHOT_RECORDS)
+    loader = svc.replica.loader
     svc.tasks += [
+        asyncio.create_task(loader.keep_sweeping(), name="idle-tournaments"),
+        asyncio.create_task(loader.preload(), name="preload"),
         asyncio.create_task(
             svc.replica.keep_snapshots(SNAPSHOT_SECONDS, SNAPSHOT_RECORDS), name="snapshots"
         ),
@@ -182,13 +193,9 @@ async def start(svc: Services) -> None:
         *svc.guard.tasks(),
     ]
     svc.replica.started.set()
-    log.info("caught up: %s records of %s tournaments", *_counts(svc))
+    log.info("ready: %s tournaments registered, loaded on first use", len(svc.replica.registered))
 
 
 def _failed(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.critical("start-up failed: the server takes no writes", exc_info=task.exception())
-
-
-def _counts(svc: Services) -> tuple[int, int]:
-    return svc.replica.progress()[0], len(svc.replica.tournaments)

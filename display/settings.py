@@ -76,12 +76,16 @@ class Settings:
     # "https://pinball.example.org"; None: the address the display itself used.
     # BACKGLASS_PUBLIC_URL.
     public_url: str | None = None
+    # Tournaments on demand (display/live/loader.py): a tournament with no websocket client and
+    # no request for this many minutes is let go from memory (loaded again on its next use; 0:
+    # never). BACKGLASS_IDLE_MINUTES.
+    idle_minutes: float = 10.0
 
     @classmethod
     def from_env(cls) -> Settings:
         """``REDIS_URL``, ``BACKGLASS_DATA``, ``BACKGLASS_PREFIX``, ``BACKGLASS_TD_PASSWORD``,
         ``BACKGLASS_TRUST_PROXY`` (1 when a reverse proxy is in front), ``BACKGLASS_HASH_CHAIN``,
-        ``BACKGLASS_WAIT_REPLICAS`` and ``BACKGLASS_WAIT_TIMEOUT``."""
+        ``BACKGLASS_WAIT_REPLICAS``, ``BACKGLASS_WAIT_TIMEOUT`` and ``BACKGLASS_IDLE_MINUTES``."""
         return cls(
             redis_url=os.environ.get("REDIS_URL") or None,
             data_dir=Path(os.environ.get("BACKGLASS_DATA", ".data")),
@@ -102,6 +106,7 @@ class Settings:
             wait_replicas=int(os.environ.get("BACKGLASS_WAIT_REPLICAS") or 0),
             wait_timeout_ms=int(os.environ.get("BACKGLASS_WAIT_TIMEOUT") or 1000),
             public_url=(os.environ.get("BACKGLASS_PUBLIC_URL") or "").rstrip("/") or None,
+            idle_minutes=float(os.environ.get("BACKGLASS_IDLE_MINUTES") or 10.0),
         )
 
 

@@ -80,7 +80,7 @@ async def create_from_template(request: Request) -> Response:
 async def desk_home(request: Request) -> Response:
     """The desk: sign in, the tournaments, a new one, a log import."""
     svc = pages.services(request)
-    found = [svc.summary(tid) for tid, live in svc.replica.tournaments.items() if live.kind]
+    found = await svc.listing()
     return pages.render(
         request,
         "desk_home.html",

@@ -72,8 +72,7 @@ async def create_tournament(request: Request) -> Response:
 
 async def list_tournaments(request: Request) -> Response:
     """``GET /api/tournaments``: ``{"tournaments": [TournamentSummary, …]}``."""
-    svc = services(request)
-    return JSONResponse({"tournaments": [svc.summary(tid) for tid in svc.replica.tournaments]})
+    return JSONResponse({"tournaments": await services(request).listing()})
 
 
 async def get_tournament(request: Request) -> Response:

@@ -144,8 +144,7 @@ def listed(raw: str | None) -> list[str]:
 
 async def index(request: Request) -> Response:
     """Every tournament this server runs, with links to its pages."""
-    svc = services(request)
-    found = [svc.summary(tid) for tid, live in svc.replica.tournaments.items() if live.kind]
+    found = await services(request).listing()
     return render(request, "index.html", tournaments=sorted(found, key=lambda t: t["id"]))
 
 

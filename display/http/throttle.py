@@ -249,7 +249,7 @@ def account_for(request: Request, role: str, tournament: str | None, name: str) 
     guessed tournament ids cannot make lists of their own."""
     if role == "td":
         return Account("td", None, "TD", None)
-    known = tournament in services(request).replica.tournaments
+    known = tournament in services(request).replica.registered
     return Account(role, tournament, name, tournament if known else None)
 
 

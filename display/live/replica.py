@@ -1,6 +1,7 @@
-"""Every server process is a replica: it tails every tournament's log and keeps live state.
+"""Every server process is a replica: it tails the logs of the tournaments in use and keeps their
+live state (loaded on first use, let go when idle: ``display/live/loader.py``).
 
-One task reads the registry stream and all tournament logs with a single blocking ``XREAD``; the
+One task reads the registry stream and the loaded tournaments' logs with a single blocking ``XREAD``; the
 records that arrive together are applied together and go out as one patch (architecture principles 3
 and 6). No pub/sub: the stream is the only channel, so nothing is lost between processes. On a Redis
 Cluster the logs live on several shards and one command reaches one hash slot, so the task reads
@@ -19,9 +20,10 @@ from redis.asyncio import Redis
 from redis.typing import KeyT, StreamIdT, StreamRangeResponse, XReadResponse
 
 from display.live.hub import Hub, Outgoing
+from display.live.loader import Loader
 from display.live.snapshots import Snapshots
+from display.live.summaries import Summaries
 from display.live.tournament import Applied, Change, LiveTournament, fold
-from display.log.integrity import GENESIS
 from display.log.keys import tournament_of_log
 from display.log.store import LogStore, Record, page_records, reply_text, stream_entries
 
@@ -31,9 +33,6 @@ BLOCK_MS = 1000
 READ_GRACE = 1.0
 """Seconds a tail read may be late (past its block) before displays are told the store is down."""
 READ_COUNT = 2000
-SLICE_SECONDS = 0.02
-"""Longest stretch a catch-up runs the rules without letting other requests in (item: no request
-waits more than ~100 ms behind long work)."""
 CLUSTER_POLL_SECONDS = 0.02
 """On a Redis Cluster the tail cannot block on every log at once (one command, one hash slot):
 it reads them all in one pipelined round trip per shard and, when nothing came, waits this long
@@ -46,7 +45,8 @@ stays bounded however fast stewards push (architecture principle 6)."""
 
 
 class Replica:
-    """Live state of every tournament in one Redis, kept current by ``run``."""
+    """Live state of the tournaments of one Redis in use here (loaded on demand,
+    ``display/live/loader.py``), kept current by ``run``."""
 
     def __init__(self, store: LogStore, tail: Redis, hub: Hub, history_size: int = 512) -> None:
         self.store = store
@@ -75,13 +75,20 @@ class Replica:
         # Called after records of a tournament were applied (``display.services`` sets it: a kind
         # that follows other tournaments writes what it learnt).
         self.on_applied: Callable[[str], None] | None = None
-        # Start-up (``catch_up``): the last version each log had when this process first saw it,
-        # and the tournaments caught up (served, written to); ``started`` once all are and the
-        # process takes writes (display/services.py sets it).
+        # Tournaments on demand (display/live/loader.py): every tournament ever created
+        # (registered, from the registry stream) and, in ``tournaments``, the ones loaded here;
+        # those being loaded, with the version each log had when its load began; ``started``
+        # once the registry is read and the process takes writes (display/services.py sets it).
+        self.registered: dict[str, None] = {}
+        self.loading: dict[str, LiveTournament] = {}
         self.totals: dict[str, int] = {}
-        self.caught_up: set[str] = set()
         self.started = asyncio.Event()
-        self._unpublished: dict[str, tuple[int, set[str]]] = {}  # tid -> (base, touched)
+        self.loader = Loader(self)
+        self.summaries = Summaries(store)
+        # Called when a tournament is loaded and when one is let go (display/log/regression.py:
+        # a store behind marks it; the high-water file keeps its last version).
+        self.on_loaded: Callable[[str], Awaitable[None]] | None = None
+        self.on_released: Callable[[str, LiveTournament], None] | None = None
         # Where tournaments' states are saved for the next start (display/services.py sets it).
         self.snapshots: Snapshots | None = None
 
@@ -130,7 +137,11 @@ class Replica:
                 for entry_id, fields in stream_entries(entries):
                     self.registry_cursor = entry_id
                     tid = reply_text(fields[b"t"])
-                    self.tournaments.setdefault(tid, LiveTournament(tid, self.history_size))
+                    if tid not in self.registered:
+                        self.registered.setdefault(tid)
+                        # A new tournament is loaded at once: it is about to be used, and a
+                        # competition following others (the UKPL season) must see it.
+                        self.loader.start(tid)
             else:
                 tid = tournament_of_log(self.store.prefix, name) or ""
                 pages.append((tid, page_records(entries)))
@@ -197,79 +208,81 @@ class Replica:
         self.hub.broadcast(tid, Outgoing(text, change.base, change.version))
         self._last_broadcast[tid] = asyncio.get_running_loop().time()
 
-    async def catch_up(self) -> None:
-        """Read every log until nothing is pending (at start-up, while the server already
-        answers). The rules run per record, in slices of at most ``SLICE_SECONDS`` between which
-        other requests are served; each tournament's views are built and diffed once, when its
-        log is read up to the version it had when first seen (``totals``): it is then
-        ``caught_up`` and served as usual (architecture, "Replica: up at once")."""
-        unpublished = self._unpublished  # kept on the replica: a retry after a Redis error resumes
+    async def read_registry(self) -> None:
+        """At start-up: every tournament ever created, from the registry stream, into
+        ``registered`` (none is loaded: ``display/live/loader.py``); the tail reads on from there."""
         while True:
-            before = {tid: t.version for tid, t in self.tournaments.items()}, self.registry_cursor
-            slice_end = time.perf_counter() + SLICE_SECONDS
-            for tid, records in await self._read(None):
-                if tid in self.caught_up:
-                    self.ingest(tid, records)
-                    continue
-                live = self.tournaments[tid]
-                base, touched = unpublished.setdefault(tid, (live.version, set()))
-                for record in records:
-                    touched |= live.advance((record,))
-                    if time.perf_counter() > slice_end:
-                        await asyncio.sleep(0)
-                        slice_end = time.perf_counter() + SLICE_SECONDS
-            for tid in self.tournaments.keys() - self.totals.keys():
-                self.totals[tid] = await self.store.head(tid)
-                await self._load_snapshot(tid)
-            after = {tid: t.version for tid, t in self.tournaments.items()}, self.registry_cursor
-            for tid, live in self.tournaments.items():
-                # at its start-up version, or nothing more to read (a paused or shorter log)
-                if tid not in self.caught_up and (
-                    live.version >= self.totals[tid] or before == after
-                ):
-                    base, touched = unpublished.pop(tid, (live.version, set()))
-                    live.publish(base, touched)
-                    self.caught_up.add(tid)
-                    self.applied_at[tid] = time.time()
-                    if self.on_applied is not None and live.version > base:
-                        self.on_applied(tid)
-            async with self._advanced:
-                self._advanced.notify_all()
-            if before == after:
+            after = "-" if self.registry_cursor == "0-0" else f"({self.registry_cursor}"
+            page = stream_entries(
+                await self.tail.xrange(self.store.registry_key, after, count=5000)
+            )
+            if not page:
                 return
+            for entry_id, fields in page:
+                self.registry_cursor = entry_id
+                self.registered.setdefault(reply_text(fields[b"t"]))
 
-    async def _load_snapshot(self, tid: str) -> None:
-        """Start ``tid`` from its snapshot if it has one from this code whose version the log
-        still holds with the same chain hash (else the log is replayed from the start)."""
-        live = self.tournaments[tid]
-        saved = self.snapshots.load(tid) if self.snapshots is not None else None
-        if saved is None or live.version != 0 or saved.version > self.totals[tid]:
-            return
-        found = await self.store.read(tid, saved.version - 1, 1)
-        if not found or found[0].seq != saved.version or (found[0].h or GENESIS) != saved.head_hash:
-            log.warning("%s: snapshot at %s does not match the log; replaying", tid, saved.version)
-            return
-        live.restore(saved)
+    async def load(self, tid: str) -> LiveTournament | None:
+        """Tournament ``tid``, loaded on first use (``Loader.load``); None when there is none."""
+        return await self.loader.load(tid)
+
+    async def adopt(self, live: LiveTournament, base: int) -> None:
+        """Take a tournament just loaded (from version ``base``, its snapshot's or 0) into
+        ``tournaments``: the tail reads its log on from its version from the next read."""
+        tid = live.id
+        self.tournaments[tid] = live
+        self.applied_at[tid] = time.time()
+        if self.on_loaded is not None:  # a store behind? (display/log/regression.py)
+            await self.on_loaded(tid)
+        if self.on_applied is not None and live.version > base:
+            self.on_applied(tid)
+        async with self._advanced:
+            self._advanced.notify_all()
+
+    def busy(self, tid: str) -> bool:
+        """Whether anything is in flight for ``tid``: a write, an append, a broadcast, a load."""
+        lock = self._write_locks.get(tid)
+        return (
+            tid in self.appending
+            or (lock is not None and lock.locked())
+            or tid in self._pending
+            or tid in self._flush_at
+            or tid in self.loading
+        )
+
+    def release(self, tid: str) -> None:
+        """Let go of a loaded tournament (``Loader.sweep``, which checked it is idle and not
+        ``busy``): it stays registered and is loaded again on its next use."""
+        live = self.tournaments.pop(tid, None)
+        if live is not None and self.on_released is not None:
+            self.on_released(tid, live)
+        for table in (self._write_locks, self.applied_at, self._last_broadcast):
+            table.pop(tid, None)
+
+    async def save_snapshot(self, tid: str, least: int = 1) -> bool:
+        """Save ``tid``'s state if it moved ``least`` records or more since its last snapshot;
+        returns whether it was saved. The pickling runs here, the file write in a thread; a
+        state that cannot be pickled is logged and skipped."""
+        live = self.tournaments.get(tid)
+        if self.snapshots is None or live is None or live.kind is None:
+            return False
+        if live.version - self.snapshots.saved_at.get(tid, 0) < least:
+            return False
+        try:
+            data = self.snapshots.dump(live.saved())
+        except Exception as exc:
+            log.warning("%s: state not saved as a snapshot: %s", tid, exc)
+            self.snapshots.saved_at[tid] = live.version  # not again until it moves on
+            return False
+        await asyncio.to_thread(self.snapshots.write, tid, data, live.version)
+        return True
 
     async def save_snapshots(self, least: int = 1) -> int:
-        """Save the state of every caught-up tournament that moved ``least`` records or more
-        since its last snapshot; returns how many were saved. The pickling runs here, the file
-        write in a thread; a state that cannot be pickled is logged and skipped."""
-        if self.snapshots is None:
-            return 0
+        """Save the state of every loaded tournament that moved ``least`` records or more since
+        its last snapshot (``save_snapshot``); returns how many were saved."""
         count = 0
-        for tid, live in list(self.tournaments.items()):
-            last = self.snapshots.saved_at.get(tid, 0)
-            if not self.ready(tid) or live.kind is None or live.version - last < least:
-                continue
-            try:
-                data = self.snapshots.dump(live.saved())
-            except Exception as exc:
-                log.warning("%s: state not saved as a snapshot: %s", tid, exc)
-                self.snapshots.saved_at[tid] = live.version  # not again until it moves on
-                continue
-            await asyncio.to_thread(self.snapshots.write, tid, data, live.version)
-            count += 1
+        for tid in list(self.tournaments):
+            count += await self.save_snapshot(tid, least)
         return count
 
     async def keep_snapshots(self, seconds: float, least: int) -> None:
@@ -282,15 +295,20 @@ class Replica:
                 log.warning("snapshots not saved: %s", exc)
 
     def progress(self) -> tuple[int, int]:
-        """Start-up progress: records read and records to read, over every log."""
-        done = sum(
-            min(live.version, self.totals.get(tid, 0)) for tid, live in self.tournaments.items()
-        )
+        """Loading progress: records read and records to read, over the tournaments being
+        loaded now (``display/live/loader.py``)."""
+        done = sum(min(live.version, self.totals[tid]) for tid, live in self.loading.items())
         return done, sum(self.totals.values())
 
+    def progress_of(self, tid: str) -> tuple[int, int]:
+        """(records read, records to read) of ``tid`` while it loads; (0, 0) otherwise."""
+        live = self.loading.get(tid)
+        return (min(live.version, self.totals[tid]), self.totals[tid]) if live else (0, 0)
+
     def ready(self, tid: str) -> bool:
-        """Whether ``tid`` is caught up (served from a current state) or start-up is over."""
-        return self.started.is_set() or tid in self.caught_up
+        """Whether start-up is over (the registry read, Redis checked against the high-water
+        file): requests for ``tid`` are then served, loading it first if need be."""
+        return self.started.is_set()
 
     async def wait_for(self, tid: str, version: int, timeout: float = 5.0) -> bool:
         """Wait until this replica has applied ``tid`` up to ``version``; False on timeout."""

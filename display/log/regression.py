@@ -147,11 +147,28 @@ class Guard:
         return mine
 
     def marks(self) -> dict[str, Mark]:
-        """What the high-water file should hold now: every tournament's ``seen``."""
+        """What the high-water file should hold now: every tournament's ``seen``, those not
+        loaded here (``display/live/loader.py``) with the mark the file already has."""
         tids = {t for t, live in self.replica.tournaments.items() if live.version} | set(
             self.behind
         )
+        tids |= set(self.watermark.marks)
         return {tid: mark for tid in tids if (mark := self.seen(tid)) is not None}
+
+    def released(self, tid: str, live: LiveTournament) -> None:
+        """A tournament is let go from memory: the high-water file keeps its last version, so a
+        store that loses records of it while it is not loaded is still noticed."""
+        if live.version and tid not in self.behind:
+            mark = (live.version, head_hash(live))
+            filed = self.watermark.marks.get(tid)
+            if filed is None or filed[0] <= mark[0]:
+                self.watermark.marks[tid] = mark
+
+    async def loaded(self, tid: str) -> None:
+        """A tournament was loaded while the store was behind on it: check it again (a restore
+        may have put its records back since), and mark its views if it still is."""
+        if tid in self.behind and (lost := await self.recheck(tid)) is not None:
+            self._mark(tid, lost.view())
 
     # ---- comparing Redis with it ---------------------------------------------------------
 
@@ -182,6 +199,41 @@ class Guard:
                 return Behind(have, version, seen_hash, "diverged")
         return None
 
+    async def compare_all(self, seen: dict[str, Mark]) -> dict[str, Behind | None]:
+        """``compare`` for many tournaments in two pipelined round trips (every log's last
+        entry, then the entry at the version seen of those that moved on since), so a start on
+        a thousand tournaments does not wait for two thousand round trips."""
+        tids = list(seen)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for tid in tids:
+                pipe.xrevrange(self.store.log_key(tid), "+", "-", count=1)
+            heads = await pipe.execute()
+        found: dict[str, Behind | None] = {}
+        later: list[str] = []
+        for tid, head in zip(tids, heads, strict=True):
+            version, seen_hash = seen[tid]
+            entries = stream_entries(head)
+            have = _version(entries[0][0]) if entries else 0
+            if have < version:
+                found[tid] = Behind(have, version, seen_hash, "shorter")
+            elif seen_hash is not None and have > version:
+                later.append(tid)
+                found[tid] = Behind(have, version, seen_hash, "diverged")  # unless it matches
+            elif seen_hash is not None and _hash(entries[0][1]) != seen_hash:
+                found[tid] = Behind(have, version, seen_hash, "diverged")
+            else:
+                found[tid] = None
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for tid in later:
+                at = f"{seen[tid][0]}-0"
+                pipe.xrange(self.store.log_key(tid), at, at)
+            entries_at = await pipe.execute() if later else []
+        for tid, page in zip(later, entries_at, strict=True):
+            entries = stream_entries(page)
+            if entries and _hash(entries[0][1]) == seen[tid][1]:
+                found[tid] = None
+        return found
+
     async def start(self) -> None:
         """At start-up, after the replica caught up: Redis against the high-water file. Writes the
         epoch at first start (SET NX: another process may have written it first)."""
@@ -199,9 +251,17 @@ class Guard:
                     log.error("could not save the high-water file: %s", exc)
             self.epoch = self.watermark.epoch
             self.epoch_lost = found != self.epoch
+            seen: dict[str, Mark] = {}
             for tid in set(self.watermark.marks) | set(self.replica.tournaments):
                 # the file, not the replica: the replica was just loaded from this very Redis
-                await self._check_one(tid, self.watermark.marks.get(tid) or self.seen(tid))
+                mark = self.watermark.marks.get(tid) or self.seen(tid)
+                if mark is not None and mark[0] > 0:
+                    seen[tid] = mark
+            for tid, lost in (await self.compare_all(seen)).items():
+                if lost is None:
+                    self._clear(tid)
+                else:
+                    self._set(tid, lost)
             await self._settle_epoch()
 
     async def check(self) -> None:
@@ -211,7 +271,8 @@ class Guard:
             self.epoch_lost = found != self.epoch
             if found is None and self.td_hash is not None:  # so the TD can sign in to restore
                 await self.redis.set(f"{self.store.prefix}:td", self.td_hash, nx=True)
-            for tid in set(self.replica.tournaments) | set(self.behind):
+            tids = set(self.replica.tournaments) | set(self.behind) | set(self.watermark.marks)
+            for tid in tids:  # the file's marks too: tournaments not loaded here
                 await self._check_one(tid)
             await self._settle_epoch()
 
@@ -364,6 +425,8 @@ async def start(svc: Services) -> Guard:
     guard = Guard(svc.store, svc.replica, await asyncio.to_thread(Watermark.load, path))
     await guard.start()
     svc.replica.on_reconnect = guard.check
+    svc.replica.on_loaded = guard.loaded
+    svc.replica.on_released = guard.released
     return guard
 
 
@@ -374,14 +437,16 @@ def refuse(svc: Services, tid: str | None) -> None:
 
 
 async def health(request: Request) -> Response:
-    """Whether Redis answers and, per tournament, its version and whether the store is behind.
+    """Whether Redis answers and, per tournament loaded in this process (or being loaded, or
+    behind), its version and whether the store is behind.
 
     ``{"redis": "ok"|"down", "epoch": "ok"|"lost", "start": {"state": "starting"|"ready", "done":
     D, "total": T, "percent": P}, "tournaments": {id: {"version": N, "state": "ok"|"behind"|
     "starting", "seen": M, "reason": …}}}``; ``version`` is what the store holds, ``shown`` what
-    this server shows when that differs; while the process catches up on the logs after it
-    started, ``start`` says how far (records read of records to read) and a tournament not read
-    yet is ``starting`` with its ``version`` so far and ``total``."""
+    this server shows when that differs; ``start`` is ``starting`` until the registry is read
+    and Redis checked, and says how far the tournaments loading now are (records read of records
+    to read, ``display/live/loader.py``); one loading is ``starting`` with its ``version`` so far
+    and ``total``."""
     svc: Services = request.app.state.services  # not http.endpoint's: it imports services
     guard = svc.guard
     try:
@@ -394,9 +459,9 @@ async def health(request: Request) -> Response:
     replica = svc.replica
     for tid, live in replica.tournaments.items():
         tournaments[tid] = {"version": live.version, "state": "ok"}
-        if not replica.ready(tid):
-            total = replica.totals.get(tid, live.version)
-            tournaments[tid] = {"version": live.version, "state": "starting", "total": total}
+    for tid, live in replica.loading.items():  # loading on first use (display/live/loader.py)
+        total = replica.totals.get(tid, live.version)
+        tournaments[tid] = {"version": live.version, "state": "starting", "total": total}
     done, total = replica.progress()
     start = {
         "state": "ready" if replica.started.is_set() else "starting",

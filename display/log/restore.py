@@ -166,7 +166,7 @@ async def restore_endpoint(request: Request) -> Response:
     tid = request.path_params["tournament"]
     await signed_in(request, None, td_only=True)
     svc = services(request)
-    known = tid in svc.replica.tournaments or (svc.guard is not None and tid in svc.guard.behind)
+    known = tid in svc.replica.registered or (svc.guard is not None and tid in svc.guard.behind)
     if not desk_import.ID.match(tid) or not known:
         raise ApiError(
             404,

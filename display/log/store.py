@@ -12,6 +12,7 @@ slot per tournament: ``display/log/keys.py``)::
     P:registry              STREAM  one entry per tournament created (field ``t``)
     P:t:ID:log              STREAM  the tournament's records (field ``r``: JSON; ``h``: chain hash)
     P:t:ID:idem:KEY         STRING  "fingerprint seq" for 7 days
+    P:t:ID:summary          STRING  what the registry lists of it (``display/live/summaries.py``)
 
 On one server a new tournament's registry entry is written by the append script itself; on a
 cluster, where the registry lives in another slot, just before it (``LogStore.register``).

@@ -7,14 +7,16 @@ the UKPL season links. In order:
    programming error (RuntimeError): every caller stamps its records.
 2. An ``Idempotency-Key`` used before with the same fingerprint returns the first answer; with
    another fingerprint IdempotencyMismatch (422).
-3. Under the tournament's write lock (one per process): the store-regression guard (503 while the
+3. The tournament is loaded if it is not in memory here (``display/live/loader.py``).
+   Under the tournament's write lock (one per process): the store-regression guard (503 while the
    store lost records, docs/store-loss.md), the caller's precondition (an ``If-Match`` check),
    then the records are applied to the replica's state at version V (``LiveTournament.try_apply``:
    a rule refusal is a ScoringError, 4xx, and nothing is written).
 4. One compare-and-append at V (``LogStore.append``); another process's append in between means
    catch up and try again.
 5. The state the rules computed is handed to the replica (the rules run once per push), which
-   broadcasts the change; the answer goes out after Redis acknowledged.
+   broadcasts the change; the tournament's summary (``display/live/summaries.py``) is written
+   when the change altered it; the answer goes out after Redis acknowledged.
 
 ``restore`` appends under the same lock but not through here: it puts back records that were
 already acknowledged once, so they are not validated again.
@@ -167,6 +169,9 @@ class Writer:
     async def _commit(self, write: Write, wait: float) -> Committed:
         if (earlier := await self._replayed(write, wait)) is not None:
             return earlier
+        # A tournament not in memory here is loaded first (display/live/loader.py), so the write
+        # is validated against its current state like any other; a new one's id is checked too.
+        await self.replica.load(write.tid)
         if write.create:
             await self._check_new(write)
         async with self.replica.write_lock(write.tid):
@@ -216,8 +221,12 @@ class Writer:
             )
         finally:
             self.replica.appending.discard(tid)
+        if write.create and not appended.replayed:
+            await self.replica.load(tid)  # the new log, read back (it may be loading already)
         if appended.replayed or applied is None:  # a copy with the same key got in; or created
             await self.replica.wait_for(tid, appended.seq, timeout=30 if write.create else 5)
         else:
             self.replica.ingest(tid, appended.records(records), applied=applied)
+        if (live := self.replica.tournaments.get(tid)) is not None:
+            await self.replica.summaries.note(live)  # what the registry lists of it, if it changed
         return Committed(appended.seq, appended.replayed)

@@ -1,12 +1,11 @@
-"""Up at once, honest while catching up (display/http/starting.py, Replica.catch_up): a process
-that restarts on a long log answers before it has read it, says how far it is on /api/health,
-its pages and its websockets, refuses writes with 503 "starting, N % caught up", and then serves
-the same views as a process that read everything first."""
+"""Up at once, honest while loading (display/live/loader.py): a process that restarts on a long
+log reads no log before it is ready, loads a tournament on its first use, says how far the load
+is on /api/health and its websockets, serves other requests between the load's slices, and then
+serves the same views as the process that wrote it."""
 
 from __future__ import annotations
 
 import asyncio
-import re
 from typing import Any
 
 import httpx
@@ -15,18 +14,23 @@ import uvicorn
 
 from display.app import create_app
 from display.cli.serve import uvicorn_config
-from display.live import replica as replica_module
+from display.live import loader as loader_module
 from display.live.replica import Replica
 from display.live.snapshots import Snapshots
+from display.log.store import LogStore
 from display.settings import Settings
 from tests.utils import Api, connect, free_port, receive, serve_in_loop, ws_url
 
 EPC = "epc-qualifying"
 
 
-async def test_a_restart_answers_at_once_and_says_how_far_it_has_caught_up(
+async def test_a_restart_answers_at_once_and_a_long_tournament_says_how_far_it_has_loaded(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A restart reads no log: it is ready at once, lists the tournament from its summary, and
+    loads it on first use; while the load is held after its first page, health and the
+    websocket say how far it is, and then the display and the API get what the process that
+    wrote it had."""
     async with serve_in_loop(settings) as base:
         api = Api(base)
         await api.sign_in_td()
@@ -35,24 +39,25 @@ async def test_a_restart_answers_at_once_and_says_how_far_it_has_caught_up(
             r = await api.score("long", 1 + n, 1 + n % 6, 1000 + n)
             assert r.status_code == 201, r.text
         before = await api.views("long")
+        listed = (await api.http.get("/api/tournaments")).json()
         await api.close()
     total = before["version"]
 
-    # The restarted process reads 5 records at a time and stops after its first page until let go.
+    # The restarted process loads 5 records at a time and stops after its first page until let go.
     gate = asyncio.Event()
     reads = 0
-    original = Replica._read
+    original = LogStore.read
 
-    async def held_read(self: Replica, block_ms: int | None) -> Any:
+    async def held_read(self: LogStore, tid: str, after: int = 0, count: int | None = None) -> Any:
         nonlocal reads
         reads += 1
-        if reads > 2:
+        if reads > 1:
             await gate.wait()
-        return await original(self, block_ms)
+        return await original(self, tid, after, count)
 
     monkeypatch.setattr(Snapshots, "load", lambda self, tid: None)  # the whole log to read
-    monkeypatch.setattr(replica_module, "READ_COUNT", 5)
-    monkeypatch.setattr(Replica, "_read", held_read)
+    monkeypatch.setattr(loader_module, "READ_COUNT", 5)
+    monkeypatch.setattr(LogStore, "read", held_read)
     app = create_app(settings)
     port = free_port()
     server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings))
@@ -62,46 +67,38 @@ async def test_a_restart_answers_at_once_and_says_how_far_it_has_caught_up(
         while not server.started:
             await asyncio.sleep(0.01)
         async with httpx.AsyncClient(base_url=base, timeout=10) as http:
-            while reads < 3:  # registry, then the first page of the log: held there
+            while not app.state.services.replica.started.is_set():
                 await asyncio.sleep(0.01)
-            health = (await http.get("/api/health")).json()
-            assert health["start"] == {
-                "state": "starting",
-                "done": 5,
-                "total": total,
-                "percent": 5 * 100 // total,
-            }
-            assert health["tournaments"]["long"] == {
-                "version": 5,
-                "state": "starting",
-                "total": total,
-            }
-            r = await http.post("/api/session", json={"role": "td", "password": "x"})
-            assert r.status_code == 503 and r.headers["retry-after"] == "1"
-            assert r.json()["error"] == "starting"
-            assert r.json()["message"] == f"starting, {5 * 100 // total} % caught up"
-            assert (await http.get("/api/t/long/views")).status_code == 503
-            page = await http.get("/t/long/display", headers={"Accept": "text/html"})
-            assert page.status_code == 503
-            assert re.search(rf"starting: \d+ % caught up \(5 of {total} records\)", page.text)
-            assert 'http-equiv="refresh"' in page.text
-            assert (await http.get("/static/live.js")).status_code == 200
+            assert reads == 0  # ready without reading a log
+            assert (await http.get("/api/tournaments")).json() == listed
             async with connect(ws_url(base, "long")) as ws:
                 starting = await receive(ws)
                 assert starting["type"] == "starting"
                 assert (starting["done"], starting["total"]) == (5, total)
+                health = (await http.get("/api/health")).json()
+                assert health["start"] == {
+                    "state": "ready",
+                    "done": 5,
+                    "total": total,
+                    "percent": 5 * 100 // total,
+                }
+                assert health["tournaments"]["long"] == {
+                    "version": 5,
+                    "state": "starting",
+                    "total": total,
+                }
+                views = asyncio.create_task(http.get("/api/t/long/views"))  # waits for the load
+                await asyncio.sleep(0.2)
+                assert not views.done()
                 gate.set()
                 snapshot = await receive(ws)
                 while snapshot["type"] == "starting":
                     snapshot = await receive(ws)
                 assert snapshot["type"] == "snapshot" and snapshot["version"] == total
                 assert snapshot["views"] == before["views"]
-            while not app.state.services.replica.started.is_set():
-                await asyncio.sleep(0.01)
-            assert (await http.get("/api/health")).json()["start"]["state"] == "ready"
+                assert (await views).json() == before
             api = Api(base)
             await api.sign_in_td()
-            assert (await api.views("long"))["views"] == before["views"]
             r = await api.score("long", 1, 2, 5)
             assert r.status_code == 201, r.text
             await api.close()
@@ -111,11 +108,11 @@ async def test_a_restart_answers_at_once_and_says_how_far_it_has_caught_up(
         await task
 
 
-async def test_no_request_waits_behind_a_long_catch_up(
+async def test_no_request_waits_behind_a_long_load(
     settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The rules run in slices: while a catch-up applies records that each take 20 ms, a health
-    check is answered between slices (well before the catch-up ends), not after it."""
+    """The rules run in slices: while a load on first use applies records that each take 20 ms,
+    a health check is answered between slices (well before the load ends), not after it."""
     async with serve_in_loop(settings) as base:
         api = Api(base)
         await api.sign_in_td()
@@ -145,11 +142,59 @@ async def test_no_request_waits_behind_a_long_catch_up(
             await asyncio.sleep(0.01)
         replica = app.state.services.replica
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+            while not replica.started.is_set():
+                await asyncio.sleep(0.01)
+            first_use = asyncio.create_task(http.get("/api/t/slow/views"))
             while not replica.progress()[0]:
                 await asyncio.sleep(0.001)
             health = (await http.get("/api/health")).json()
-            assert health["start"]["state"] == "starting"
+            assert health["tournaments"]["slow"]["state"] == "starting"
             assert 0 < health["start"]["done"] < health["start"]["total"]
+            assert not first_use.done()
+            assert (await first_use).json()["version"] == health["start"]["total"]
     finally:
+        server.should_exit = True
+        await task
+
+
+async def test_until_the_registry_is_read_writes_and_pages_answer_starting(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Start-up reads the registry and checks Redis against the high-water file before it takes
+    writes; until then writes and pages answer 503 "starting" and a display is told so."""
+    gate = asyncio.Event()
+    original = Replica.read_registry
+
+    async def held(self: Replica) -> None:
+        await gate.wait()
+        await original(self)
+
+    monkeypatch.setattr(Replica, "read_registry", held)
+    app = create_app(settings)
+    port = free_port()
+    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, settings))
+    task = asyncio.create_task(server.serve())
+    base = f"http://127.0.0.1:{port}"
+    try:
+        while not server.started:
+            await asyncio.sleep(0.01)
+        async with httpx.AsyncClient(base_url=base, timeout=10) as http:
+            r = await http.post("/api/session", json={"role": "td", "password": "x"})
+            assert (r.status_code, r.headers["retry-after"]) == (503, "1")
+            assert r.json()["error"] == "starting"
+            page = await http.get("/t/any/display", headers={"Accept": "text/html"})
+            assert page.status_code == 503 and "Backglass is starting" in page.text
+            assert 'http-equiv="refresh"' in page.text
+            assert (await http.get("/static/live.js")).status_code == 200
+            assert (await http.get("/api/health")).json()["start"]["state"] == "starting"
+            async with connect(ws_url(base, "any")) as ws:
+                assert (await receive(ws))["type"] == "starting"
+                gate.set()
+                while (message := await receive(ws))["type"] == "starting":
+                    pass
+                assert message["type"] == "error"  # no tournament "any"
+            assert (await http.get("/api/health")).json()["start"]["state"] == "ready"
+    finally:
+        gate.set()
         server.should_exit = True
         await task

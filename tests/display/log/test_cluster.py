@@ -123,6 +123,7 @@ async def test_tournaments_spread_over_the_shards_and_pushes_cross_processes(
                 f"idem:{tid}-back",
                 "stewards",
                 "stewards:issued",
+                "summary",  # what the registry lists of it (display/live/summaries.py)
             )
         }
 
