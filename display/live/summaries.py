@@ -32,6 +32,7 @@ Summary = dict[str, Any]
 ``tournament_created``), ``version`` and how many ``players`` and ``machines`` it has. A dict,
 not a TypedDict: competitions' pages annotate the one they get as a dict."""
 
+FIELDS = ("id", "name", "format", "title", "version", "players", "machines")
 STORED = ("name", "format", "title", "players", "machines")
 """The fields kept in Redis (the rest, ``id`` and ``version``, are known without it)."""
 
@@ -105,5 +106,6 @@ class Summaries:
             self.known[tid] = part
             entries = stream_entries(head)  # the id only: the record's JSON is not parsed
             version = int(entries[0][0].partition("-")[0]) if entries else 0
-            found[tid] = {"id": tid, **part, "version": version}
+            summary = {"id": tid, **part, "version": version}
+            found[tid] = {name: summary.get(name) for name in FIELDS}  # in summary_of's order
         return found
