@@ -30,6 +30,7 @@ from display.errors import ApiError
 from display.http import exports, pages, qr, venue_time
 from display.http.endpoint import body, signed_in, stamp, write, written
 from display.http.schemas import Id, Name, TimeZone
+from display.services import Services
 from display.types import FormatSettings
 
 
@@ -88,14 +89,17 @@ async def desk_home(request: Request) -> Response:
         # the sessions' times in their tournament's zone, the TD's (every tournament) in the server's
         config={
             "server_zone": venue_time.server_zone(),
-            "zones": {
-                tid: venue_time.zone_of(live.meta)
-                for tid, live in svc.replica.tournaments.items()
-                if live.kind
-            },
+            "zones": {t["id"]: venue_time.zone_of(zone_meta(svc, t["id"])) for t in found},
         },
         server_zone=venue_time.server_zone(),
     )
+
+
+def zone_meta(svc: Services, tid: str) -> dict[str, object]:
+    """A listed tournament's meta as ``venue_time.zone_of`` reads it: a loaded one's own, else
+    the time zone its summary keeps (``display/live/summaries.py``)."""
+    live = svc.replica.tournaments.get(tid)
+    return live.meta if live is not None else svc.replica.summaries.meta(tid)
 
 
 async def desk_tournament(request: Request) -> Response:

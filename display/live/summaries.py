@@ -3,7 +3,7 @@
 A process keeps in memory only the tournaments in use (``display/live/loader.py``), but the index,
 the desk and ``GET /api/tournaments`` list every one. So beside each log Redis holds a small
 summary, ``P:t:ID:summary`` (a STRING, JSON ``{"name", "format", "title", "players",
-"machines"}``; in the tournament's hash slot on a cluster), and a listing reads the summaries of
+"machines", "time_zone"}``; in the tournament's hash slot on a cluster), and a listing reads the summaries of
 the tournaments not loaded here, with each log's last version, in one pipelined round trip.
 
 The summary is a cache, never the truth: it is written after the append that changed it (a
@@ -34,7 +34,9 @@ not a TypedDict: competitions' pages annotate the one they get as a dict."""
 
 FIELDS = ("id", "name", "format", "title", "version", "players", "machines")
 STORED = ("name", "format", "title", "players", "machines")
-"""The fields kept in Redis (the rest, ``id`` and ``version``, are known without it)."""
+"""The summary's fields kept in Redis (the rest, ``id`` and ``version``, are known without it);
+beside them ``time_zone``, the venue's (``display/http/venue_time.py``), which the listing
+leaves out and the desk reads (``Summaries.meta``)."""
 
 
 def summary_of(live: LiveTournament) -> Summary:
@@ -74,7 +76,7 @@ class Summaries:
         load of the tournament writes the summary again (module docstring)."""
         if live.kind is None:
             return
-        part = stored_part(summary_of(live))
+        part = {**stored_part(summary_of(live)), "time_zone": live.meta.get("time_zone")}
         if self.known.get(live.id) == part:
             return
         try:
@@ -83,6 +85,12 @@ class Summaries:
             log.warning("%s: summary not written (%s); the next load writes it", live.id, exc)
             return
         self.known[live.id] = part
+
+    def meta(self, tid: str) -> dict[str, object]:
+        """What ``venue_time.zone_of`` needs of a tournament not loaded: its ``time_zone`` as
+        last read or written (empty when unknown: the server's zone)."""
+        zone = self.known.get(tid, {}).get("time_zone")
+        return {"time_zone": zone} if zone else {}
 
     async def read(self, tids: Iterable[str]) -> dict[str, Summary | None]:
         """The stored summaries of ``tids`` with each log's last version (``Summary``), in one

@@ -134,3 +134,21 @@ async def test_two_processes_holding_different_tournaments_stay_consistent(
         assert "c" not in first.replica.tournaments and "c" not in second.replica.tournaments
         await a.close()
         await b.close()
+
+
+async def test_the_desk_knows_the_zone_of_a_tournament_not_loaded(settings: Settings) -> None:
+    """The desk shows each session's time in its tournament's zone: a tournament not loaded
+    gives it from its summary (display/live/summaries.py), as a loaded one from its record."""
+    async with serve_with_services(settings) as (base, _, _):
+        api = Api(base)
+        await api.sign_in_td()
+        body = {"id": "far", "name": "Far", "format": EPC, "time_zone": "Pacific/Auckland"}
+        assert (await api.post("/api/tournaments", body)).status_code == 201
+        await api.close()
+    async with serve_with_services(settings) as (base, svc, _):
+        api = Api(base)
+        page = await api.http.get("/desk")
+        assert page.status_code == 200
+        assert '"far": "Pacific/Auckland"' in page.text or '"far":"Pacific/Auckland"' in page.text
+        assert "far" not in svc.replica.tournaments
+        await api.close()
