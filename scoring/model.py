@@ -8,7 +8,8 @@ exact; ``display/`` turns them into JSON numbers rounded as each format publishe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, get_args
 
@@ -94,9 +95,15 @@ class StandingRow:
 
 @dataclass(frozen=True, slots=True)
 class Standings:
-    """Overall standings, best first; unranked rows last."""
+    """Overall standings, best first; unranked rows last.
+
+    ``index`` (player number -> position of their row) and ``keys`` (each row's order key,
+    ``scoring.restand.sort_key``), when the maker kept them (``scoring.restand``); empty
+    otherwise. Not part of the value: equal rows are equal standings."""
 
     rows: tuple[StandingRow, ...] = ()
+    index: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
+    keys: tuple[int | Fraction, ...] = field(default=(), compare=False, repr=False)
 
 
 Status = Literal["in_service", "out_of_order", "closed", "replaced"]

@@ -1,8 +1,10 @@
 """A tournament's state as one frozen value, and the generic incremental path over any format.
 
-``record_entry`` re-ranks only the machine an entry touches and re-derives the standings from the
-cached machine tables; ``rebuild`` computes everything from scratch and is the reference the
-incremental path is tested against (architecture principle 7).
+``record_entry`` re-ranks only the machine an entry touches; a format with a ``restand`` method
+(``scoring.restand``: EPC qualifying) then moves only the players whose points on that machine
+changed, any other re-derives the standings from the cached machine tables. ``rebuild`` computes
+everything from scratch and is the reference the incremental path is tested against
+(architecture principle 7).
 
 Beside the format's own rules, every per-machine competition refuses a score on a machine that is
 closed or replaced and any game of a withdrawn player (``check_takes_scores``,
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any, Protocol
 
 from scoring.errors import (
@@ -35,6 +38,7 @@ from scoring.model import (
     Player,
     Standings,
 )
+from scoring.restand import machine_updates
 
 
 class Format(Protocol):
@@ -103,7 +107,12 @@ def add_player(tournament: Tournament, player: Player) -> Tournament:
     if player.number in tournament.players:
         raise DuplicateRegistration(f"Player number {player.number} is already registered.")
     players = {**tournament.players, player.number: player}
-    return _with_standings(replace(tournament, players=players))
+    entered = replace(tournament, players=players)
+    restand = getattr(tournament.format, "restand", None)
+    if restand is None:
+        return _with_standings(entered)
+    update = {player.number: (Fraction(0), 0)}
+    return replace(entered, standings=restand(entered.config, tournament.standings, update))
 
 
 def add_machine(tournament: Tournament, machine: Machine) -> Tournament:
@@ -150,13 +159,18 @@ def record_entry(tournament: Tournament, entry: Entry) -> Tournament:
     check_entry(tournament, entry)
     on_machine = (*tournament.entries[entry.machine], entry)
     table = _rank(tournament, entry.machine, on_machine)
-    return _with_standings(
-        replace(
-            tournament,
-            entries={**tournament.entries, entry.machine: on_machine},
-            tables={**tournament.tables, entry.machine: table},
-        )
+    recorded = replace(
+        tournament,
+        entries={**tournament.entries, entry.machine: on_machine},
+        tables={**tournament.tables, entry.machine: table},
     )
+    restand = getattr(tournament.format, "restand", None)
+    if restand is None:
+        return _with_standings(recorded)
+    # Only the players whose points on this machine changed move (``scoring.restand``).
+    before = tournament.tables[entry.machine]
+    update = machine_updates(tournament.standings, tournament.players, before, table)
+    return replace(recorded, standings=restand(tournament.config, tournament.standings, update))
 
 
 def player_label(tournament: Tournament, player: str) -> str:

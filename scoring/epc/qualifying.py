@@ -35,6 +35,7 @@ from scoring.cut_tie import CutTie, settle_cut
 from scoring.errors import JokerAlreadyUsed, MachineAlreadyPlayed, TooManyMachines
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key, rank, tally
+from scoring.restand import restand
 from scoring.scales import PRESETS, SCALE_CHOICES, Scale, get_scale, scale_setting
 from scoring.settings import Choice, check_known, choice, described, whole_number
 from scoring.tournament import Tournament
@@ -213,6 +214,18 @@ class EpcQualifying:
             for player in group.items
         )
         return Standings(rows=rows)
+
+    def restand(
+        self,
+        config: EpcConfig,
+        standings: Standings,
+        updates: Mapping[str, tuple[Fraction, int]],
+    ) -> Standings:
+        """``standings`` with the players of ``updates`` (player -> (total, played), from
+        ``scoring.restand.machine_updates`` or a new player at (0, 0)) moved and re-placed, equal
+        to ``standings`` of the changed tables (EPC 2009, EPC Qualifying: "Contestants are then
+        ordered according to their total ranking points"; bands per ``cut_band``)."""
+        return restand(standings, updates, lambda place, last: cut_band(place, last, config))
 
 
 def _machines_played(tournament: Tournament, player: str) -> dict[str, int]:

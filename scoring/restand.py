@@ -1,0 +1,133 @@
+"""Standings moved on incrementally: only the players whose total or games changed move, and only
+the places in the span they crossed are worked out again.
+
+A format whose standings are "every registered player by total, best first, places 1, 2, 2, 4"
+(EPC 2009, EPC Qualifying: "Contestants are then ordered according to their total ranking points")
+gets the same standings from ``restand`` as from ranking every player again, at the cost of the
+players that moved and the span between their old and new positions instead of the whole field.
+``scoring.tournament.rebuild`` stays the reference; ``tests/scoring/test_restand.py`` checks the
+two agree for random score sequences.
+
+Pure: frozen data in, frozen data out.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+
+from scoring.model import MachineTable, StandingRow, Standings
+from scoring.ranking import player_key
+
+Band = Callable[[int, int], str | None]
+"""A tie group's band from its shared place and the last place it covers (e.g. EPC's
+``cut_band``); ``lambda place, last: None`` for a format without a cut."""
+
+
+def sort_key(total: Fraction) -> int | Fraction:
+    """The order key of a total, best first when ascending: ``-total``, as an int when whole
+    (EPC ranking points always are), so keys compare at C speed instead of as Fractions. EPC
+    2009, EPC Qualifying: "The more ranking points a contestant earns, the higher they will be
+    placed"."""
+    return -total.numerator if total.denominator == 1 else -total
+
+
+def positions(standings: Standings) -> Mapping[str, int]:
+    """Player number -> index of their row in ``standings.rows`` (kept with the standings when
+    ``restand`` made them, else built here once). EPC 2009, EPC Qualifying ("Contestants are
+    then ordered according to their total ranking points")."""
+    if len(standings.index) != len(standings.rows):
+        return {row.player: i for i, row in enumerate(standings.rows)}
+    return standings.index
+
+
+def _keys(standings: Standings) -> list[int | Fraction]:
+    if len(standings.keys) != len(standings.rows):
+        return [sort_key(row.total) for row in standings.rows]
+    return list(standings.keys)
+
+
+def machine_updates(
+    standings: Standings,
+    players: Mapping[str, object],
+    before: MachineTable,
+    after: MachineTable,
+) -> dict[str, tuple[Fraction, int]]:
+    """The players whose total or games played change when one machine's table goes from
+    ``before`` to ``after``: player -> (new total, new machines played). Rows of unregistered
+    players are ignored, as ``scoring.ranking.tally`` ignores them; points None add nothing and
+    still count as a machine played (EPC 2009, EPC Qualifying: "the sum of all their ranking
+    points")."""
+    old = {row.player: row.points or 0 for row in before.rows}
+    new = {row.player: row.points or 0 for row in after.rows}
+    index = positions(standings)
+    updates: dict[str, tuple[Fraction, int]] = {}
+    for player in old.keys() | new.keys():
+        if player not in players or player not in index:
+            continue
+        was, now = old.get(player), new.get(player)
+        gained = (now or 0) - (was or 0)
+        more_games = (now is not None) - (was is not None)
+        if gained or more_games:
+            row = standings.rows[index[player]]
+            updates[player] = (row.total + gained, row.played + more_games)
+    return updates
+
+
+def restand(
+    standings: Standings, updates: Mapping[str, tuple[Fraction, int]], band: Band
+) -> Standings:
+    """``standings`` (every player, by total then player number, places 1, 2, 2, 4) with the
+    players of ``updates`` (player -> (total, played); a player not in the standings is added)
+    moved to where their new totals put them, and place and band worked out again over the span
+    of positions whose tie groups changed. Rows outside that span are the same objects as before.
+    EPC 2009, EPC Qualifying ("ordered according to their total ranking points"; equal totals
+    share a place, ``scoring.ranking.rank``)."""
+    if not updates:
+        return standings
+    index = positions(standings)
+    rows, keys = list(standings.rows), _keys(standings)
+    size_before = len(rows)
+    gone = sorted((index[p] for p in updates if p in index), reverse=True)
+    for position in gone:
+        del rows[position], keys[position]
+    placed: list[int] = []
+    for player, (total, played) in sorted(
+        updates.items(), key=lambda item: (sort_key(item[1][0]), player_key(item[0]))
+    ):
+        key = sort_key(total)
+        # into the tie group of ``total``, in player-number order within it
+        first, after = bisect_left(keys, key), bisect_right(keys, key)
+        at = bisect_left(rows, player_key(player), first, after, key=_number_key)
+        rows.insert(at, StandingRow(player=player, place=None, total=total, played=played))
+        keys.insert(at, key)
+        placed.append(at)
+    # In sorted order each insert lands at or after the one before, so ``placed`` are final.
+    lo = min(min(placed), gone[-1] if gone else len(rows))
+    hi = len(rows) - 1 if len(rows) != size_before else max(max(placed), gone[0] if gone else 0)
+    if lo > 0:
+        lo = bisect_left(keys, keys[lo - 1])
+    if hi + 1 < len(rows):
+        hi = bisect_right(keys, keys[hi + 1]) - 1
+    start = lo
+    while start <= hi:
+        end = bisect_right(keys, keys[start], start) - 1
+        place, last = start + 1, end + 1
+        cut = band(place, last)
+        for i in range(start, end + 1):
+            row = rows[i]
+            if row.place != place or row.band != cut:
+                # the constructor, not dataclasses.replace: this loop runs over the whole span
+                rows[i] = StandingRow(
+                    row.player, place, row.total, row.played, cut, row.league_points
+                )
+        start = end + 1
+    moved = dict(index)
+    for i in range(lo, hi + 1):
+        moved[rows[i].player] = i
+    return Standings(rows=tuple(rows), index=moved, keys=tuple(keys))
+
+
+def _number_key(row: StandingRow) -> tuple[tuple[int, int | str, str], ...]:
+    return player_key(row.player)

@@ -1,0 +1,130 @@
+"""EPC qualifying standings moved on incrementally (``scoring.restand``) equal the standings ranked
+from scratch, for random sequences of registrations, scores (joker games among them),
+corrections and voids (EPC 2009, EPC Qualifying)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import FORMATS, Entry, EntryNotAllowed, Machine, Player, Tournament
+from scoring.corrections import correct_entry, void_entry
+from scoring.errors import ScoringError
+from scoring.restand import sort_key
+from scoring.tournament import add_machine, add_player, new_tournament, rebuild, record_entry
+
+EPC = FORMATS["epc-qualifying"]
+
+Step = tuple[str, int, int, int]  # (what, player or target, machine, score)
+
+
+@dataclass(frozen=True)
+class Case:
+    settings: dict[str, Any]
+    players: int
+    machines: int
+    steps: list[Step]
+
+
+@st.composite
+def cases(draw: st.DrawFn) -> Case:
+    config = draw(
+        st.fixed_dictionaries(
+            {
+                "scale": st.sampled_from(["papa", "linear", "top-25", (10, 5, 5, 1)]),
+                "machines_per_player": st.integers(1, 4),
+                "jokers_per_player": st.integers(0, 2),
+                "qualify": st.integers(0, 6),
+                "standby": st.integers(0, 3),
+                "cut_ties": st.sampled_from(["include", "exclude"]),
+            }
+        )
+    )
+    config["jokers_per_player"] = min(config["jokers_per_player"], config["machines_per_player"])
+    steps = draw(
+        st.lists(
+            st.tuples(
+                # mostly scores; a few late registrations, corrections and voids
+                st.sampled_from(["score"] * 6 + ["player", "correct", "void"]),
+                st.integers(1, 14),
+                st.integers(1, 4),
+                st.integers(0, 8),  # a small range, so equal scores (ties) are common
+            ),
+            max_size=60,
+        )
+    )
+    return Case(config, draw(st.integers(1, 8)), draw(st.integers(1, 4)), steps)
+
+
+def run(case: Case) -> tuple[Tournament, int]:
+    """The steps as the server applies them, skipping those the rules refuse; the tournament and
+    how many steps were taken."""
+    t = new_tournament(EPC, case.settings)
+    for number in range(1, case.players + 1):
+        t = add_player(t, Player(str(number), f"P{number}"))
+    for number in range(1, case.machines + 1):
+        t = add_machine(t, Machine(f"m{number}", f"Machine {number}"))
+    taken = 0
+    for seq, (what, who, machine, score) in enumerate(case.steps, start=100):
+        seqs = [e.seq for on in t.entries.values() for e in on]
+        try:
+            if what == "player":
+                t = add_player(t, Player(str(seq), f"Late {seq}"))
+            elif what == "score":
+                t = record_entry(t, Entry(seq, str(who), f"m{machine}", score))
+            elif what == "correct" and seqs:
+                t = correct_entry(t, seqs[who % len(seqs)], score)
+            elif what == "void" and seqs:
+                t = void_entry(t, seqs[who % len(seqs)])
+            else:
+                continue
+        except (EntryNotAllowed, ScoringError):
+            continue
+        taken += 1
+        check(t, case)
+    return t, taken
+
+
+def check(t: Tournament, case: Case) -> None:
+    """The incremental tournament equals a rebuild of its players, machines and entries."""
+    entries = [e for on in t.entries.values() for e in on]
+    full = rebuild(EPC, case.settings, t.players.values(), t.machines.values(), entries)
+    assert t.tables == full.tables
+    assert t.standings == full.standings
+    index = t.standings.index
+    if index:  # kept by ``restand``: it must say where each row is
+        assert {row.player: i for i, row in enumerate(t.standings.rows)} == dict(index)
+        assert list(t.standings.keys) == [sort_key(row.total) for row in t.standings.rows]
+
+
+@settings(max_examples=300, deadline=None)
+@given(cases())
+def test_incremental_standings_equal_a_full_ranking(case: Case) -> None:
+    """After every step taken, the standings moved on incrementally equal those ranked again
+    from every machine table, with places, totals, machines played and bands."""
+    run(case)
+
+
+def test_a_score_moves_only_the_players_it_touches() -> None:
+    """A score below every other on a machine changes the row of the player who scored and the
+    rows below where they land; the rows above stay the same objects (nothing rebuilt)."""
+    t = new_tournament(EPC, {})
+    for number in range(1, 21):
+        t = add_player(t, Player(str(number), f"P{number}"))
+    t = add_machine(t, Machine("m1", "Machine 1"))
+    for number in range(1, 11):
+        t = record_entry(t, Entry(number, str(number), "m1", 1000 * number))
+    before = {row.player: row for row in t.standings.rows}
+    t = record_entry(t, Entry(50, "15", "m1", 10))
+    after = {row.player: row for row in t.standings.rows}
+    # Player 15 takes 11th place on m1 and overall; players 1..10 keep their points and places.
+    assert after["15"].place == 11 and after["15"].total > 0
+    assert all(after[str(n)] is before[str(n)] for n in range(1, 11))
+    # the players still without a score share the place after them: 12th, no longer 11th
+    assert {after[str(n)].place for n in range(11, 21) if n != 15} == {12}
+    entries = [e for on in t.entries.values() for e in on]
+    full = rebuild(EPC, {}, t.players.values(), t.machines.values(), entries)
+    assert t.standings == full.standings
