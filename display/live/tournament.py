@@ -111,6 +111,8 @@ class LiveTournament:
         self.history: deque[Change] = deque(maxlen=history_size)
         self.created_at: str | None = None
         self._snapshot: tuple[int, str] | None = None
+        # the state ``views`` were built from: a kind with ``view_change`` patches from it
+        self._published: Any = None
 
     def saved(self) -> Saved:
         """What a snapshot keeps of this tournament (``display/live/snapshots.py``)."""
@@ -133,6 +135,7 @@ class LiveTournament:
         self.state, self.shared, self.views = saved.state, saved.shared, dict(saved.views)
         self.history.clear()
         self._snapshot = None
+        self._published = saved.state
 
     def try_apply(self, records: Sequence[Record]) -> Applied:
         """What ``records`` would make of the state at ``version`` (as versions ``version + 1``
@@ -184,12 +187,18 @@ class LiveTournament:
             return None
         patches: dict[str, Doc | None] = {}
         build: Callable[[str], Doc | None]
-        if EVERY_VIEW in touched:
+        every = EVERY_VIEW in touched
+        if every:
             fresh = self.all_views()
             names, build = set(fresh) | set(self.views), fresh.get
         else:
             names, build = touched, self.build
         for name in sorted(names):
+            if not every and (changed := self._view_change(name)) is not None:
+                self.views[name], patch = changed
+                if patch is not None:
+                    patches[name] = patch
+                continue
             new = build(name)
             if new is None:
                 if name in self.views:
@@ -202,7 +211,20 @@ class LiveTournament:
                 self.views[name] = new
         change = Change(base, self.version, patches)
         self.history.append(change)
+        self._published = self.state
         return change
+
+    def _view_change(self, name: str) -> tuple[Doc, Doc | None] | None:
+        # (view, patch) from the keyed rows that changed since the last publish, when the kind
+        # can say (``Kind.view_change``); None: build the whole view and diff it.
+        hook = getattr(self.kind, "view_change", None)
+        old = self.views.get(name)
+        if hook is None or old is None or self._published is None:
+            return None
+        result: tuple[Doc, Doc | None] | None = hook(
+            self._published, self.state, self.meta, name, old
+        )
+        return result
 
     def _apply_one(self, record: StoredRecord) -> Touched:
         data = record.data

@@ -198,6 +198,16 @@ class MachinesKind:
             return views.machine_view(hall_state, name.removeprefix("machine/"))
         return None
 
+    def view_change(
+        self, before: Tournament, after: Tournament, meta: Mapping[str, str], name: str, doc: Doc
+    ) -> tuple[Doc, Doc | None] | None:
+        """View ``name`` of ``after`` and its merge patch from ``doc`` (the view of ``before``),
+        built from the keyed rows that changed (``views.hall_standings_change``), or None where this
+        kind builds the whole view and the caller diffs it (every view but ``standings``)."""
+        if name != "standings":
+            return None
+        return views.hall_standings_change(as_hall(before), as_hall(after), doc)
+
 
 MACHINES = MachinesKind()
 

@@ -24,10 +24,11 @@ from collections.abc import Mapping
 from display.competitions.docs import compact
 from display.competitions.machines import queue as hall_queue
 from display.competitions.machines.state import HallTournament
+from display.live import mergepatch
 from display.types import Doc
 from scoring.cut_tie import CutTie
 from scoring.epc.qualifying import EPC_QUALIFYING, cut_standings
-from scoring.model import MachineTable, Standings
+from scoring.model import MachineTable, StandingRow, Standings
 from scoring.rounding import points_json as number
 from scoring.tournament import Tournament
 
@@ -234,19 +235,74 @@ def hall_standings_view(hall: HallTournament) -> Doc:
     return {**doc, "cut_tie": cut_tie_doc(tie)} if tie else doc
 
 
+def hall_standings_change(
+    before: HallTournament, after: HallTournament, document: Doc
+) -> tuple[Doc, Doc | None] | None:
+    """``hall_standings_view`` of ``after`` and its merge patch from ``document`` (that view of
+    ``before``), from the rows that changed (``standings_change``) and the tie at the cut (EPC
+    2009, EPC Qualifying; ``scoring.epc.qualifying.cut_standings``). None: build it whole."""
+    if after.format is not EPC_QUALIFYING or before.format is not EPC_QUALIFYING:
+        return standings_change(before.standings, after.standings, document)
+    if after.config != before.config:
+        return None
+    # The tie's rows are new objects on every call, so they are always diffed; the rest are the
+    # standings' own rows.
+    old, _ = cut_standings(before.config, before.standings)
+    new, tie = cut_standings(after.config, after.standings)
+    found = standings_change(old, new, {"rows": document["rows"]})
+    if found is None:
+        return None
+    doc, patch = found
+    was, now = document.get("cut_tie"), cut_tie_doc(tie) if tie else None
+    if now is not None:
+        doc["cut_tie"] = now
+    if was != now:
+        tie_patch = mergepatch.diff(was, now) if now is not None else None
+        patch = {**(patch or {}), "cut_tie": tie_patch}
+    return doc, patch
+
+
 def standings_view(standings: Standings) -> Doc:
     """``standings``: player number -> place, total, machines played, band, league points."""
-    return {
-        "rows": {
-            row.player: compact(
-                {
-                    "place": row.place,
-                    "total": number(row.total),
-                    "played": row.played,
-                    "band": row.band,
-                    "league_points": number(row.league_points),
-                }
-            )
-            for row in standings.rows
+    return {"rows": {row.player: standing_doc(row) for row in standings.rows}}
+
+
+def standing_doc(row: StandingRow) -> Doc:
+    """One player's entry of the ``standings`` view."""
+    return compact(
+        {
+            "place": row.place,
+            "total": number(row.total),
+            "played": row.played,
+            "band": row.band,
+            "league_points": number(row.league_points),
         }
-    }
+    )
+
+
+def standings_change(
+    before: Standings, after: Standings, document: Doc
+) -> tuple[Doc, Doc | None] | None:
+    """The ``standings`` view of ``after`` and its merge patch from ``document`` (the view of
+    ``before``), built from the rows that changed only: incremental standings
+    (``scoring.restand``) keep every row they did not touch as the same object, so a row not
+    among ``before``'s objects is one whose place, total or band moved. None when rows went away
+    (the caller builds and diffs the whole view); the patch is None when nothing changed."""
+    if after is before:
+        return document, None
+    if len(after.rows) < len(before.rows):
+        return None
+    # ``before`` holds its rows, so no new row can have the id of one of them.
+    known = set(map(id, before.rows))
+    rows: dict[str, Doc] = dict(document["rows"])
+    patch: dict[str, Doc | None] = {}
+    for row in after.rows:
+        if id(row) in known:
+            continue
+        fresh, old = standing_doc(row), rows.get(row.player)
+        if old is None:
+            patch[row.player] = rows[row.player] = fresh
+        elif old != fresh:
+            patch[row.player] = mergepatch.diff(old, fresh)
+            rows[row.player] = fresh
+    return {"rows": rows}, ({"rows": patch} if patch else None)

@@ -1,0 +1,85 @@
+"""Patches built from the changed keyed rows (``Kind.view_change``: the machines kind's standings)
+equal the views built whole: a client that applies every patch holds the views a fresh build of
+the state gives, after every record, corrections and voids included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from display.live import mergepatch
+from display.live.tournament import LiveTournament
+from display.log.store import Record
+from scoring.errors import ScoringError
+
+AT = "2026-01-01T10:00:00+00:00"
+
+
+def stamped(record: dict[str, Any]) -> dict[str, Any]:
+    return {**record, "by": "td", "at": AT}
+
+
+def setup(players: int, machines: int) -> list[dict[str, Any]]:
+    created = {"type": "tournament_created", "name": "t", "format": "epc-qualifying"}
+    head = [{**created, "settings": {"qualify": 2, "standby": 1}}]  # ties at the cut are common
+    head += [
+        {"type": "player_added", "player": {"number": str(p), "name": f"P{p}"}}
+        for p in range(1, players + 1)
+    ]
+    head += [
+        {"type": "machine_added", "machine": {"id": str(m), "name": f"M{m}"}}
+        for m in range(1, machines + 1)
+    ]
+    return [stamped(r) for r in head]
+
+
+steps = st.lists(
+    st.tuples(
+        st.sampled_from(["score"] * 5 + ["correct", "void", "player"]),
+        st.integers(1, 9),
+        st.integers(1, 3),
+        st.integers(0, 6),
+    ),
+    max_size=40,
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(1, 8), steps)
+def test_patches_from_changed_rows_equal_whole_views(players: int, plan: list[Any]) -> None:
+    live = LiveTournament("t", 16)
+    live.apply([Record(i, r) for i, r in enumerate(setup(players, 3), start=1)])
+    client = {name: dict(doc) for name, doc in live.views.items()}
+    scores: list[int] = []
+    for what, who, machine, value in plan:
+        if what == "score":
+            record = {"type": "score_recorded", "player": str(who), "machine": str(machine)}
+            record["score"] = value
+        elif what == "player":
+            record = {"type": "player_added", "player": {"number": f"L{live.version}", "name": "L"}}
+        elif scores and what == "correct":
+            target = scores[who % len(scores)]
+            record = {"type": "score_corrected", "corrects": target, "score": value, "reason": "x"}
+        elif scores and what == "void":
+            record = {"type": "score_voided", "voids": scores[who % len(scores)], "reason": "x"}
+        else:
+            continue
+        try:
+            applied = live.try_apply([stamped(record)])
+        except ScoringError:  # refused by the rules: nothing written, as the API does
+            continue
+        seq = live.version + 1
+        change = live.apply([Record(seq, stamped(record))], applied)
+        assert change is not None
+        if what == "score":
+            scores.append(seq)
+        for name, patch in change.patches.items():
+            if patch is None:
+                client.pop(name, None)
+            else:
+                client[name] = mergepatch.apply(client.get(name), patch)
+        client.update(change.documents)
+        assert client == live.all_views()
+        assert live.views == live.all_views()
