@@ -41,6 +41,7 @@ import contextlib
 import math
 import multiprocessing
 import os
+import queue
 import random
 import shutil
 import signal
@@ -405,7 +406,7 @@ def job_main(
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     try:
         asyncio.run(run_job(work, job, numbers, opts, port, done))
-    except BaseException as exc:  # the parent stops the run and says why
+    except Exception as exc:  # the parent stops the run and says why
         done.put(("error", job, f"{type(exc).__name__}: {exc}"))
         raise
 
@@ -421,10 +422,12 @@ def print_trial(trial: Trial) -> None:
     )
 
 
-def soak(opts: argparse.Namespace, work: Path) -> list[Trial]:
+def soak(opts: argparse.Namespace, work: Path) -> tuple[list[Trial], bool]:
     """``opts.trials`` trials on ``opts.jobs`` jobs, each a process of its own with its own server,
     port and data directories (``run_job``); trial n runs on job n mod jobs. Printed as they
-    finish, returned in trial order. Raises RuntimeError if a job broke."""
+    finish, returned in trial order, with True if the run was interrupted (Ctrl-C or SIGTERM: the
+    trials finished so far are returned, every job's server and Redis stopped). Raises
+    RuntimeError if a job broke."""
     jobs = max(1, min(opts.jobs, opts.trials))
     ports = job_ports(jobs, os.getpid())
     done: Any = multiprocessing.Queue()
@@ -438,19 +441,31 @@ def soak(opts: argparse.Namespace, work: Path) -> list[Trial]:
     for process in processes:
         process.start()
     trials: list[Trial] = []
+    interrupted = False
     try:
         while len(trials) < opts.trials:
-            got = done.get()
+            try:
+                got = done.get(timeout=1.0)
+            except queue.Empty:
+                if not any(process.is_alive() for process in processes):
+                    raise RuntimeError("every job ended before its trials were done") from None
+                continue
             if isinstance(got, tuple):
                 raise RuntimeError(f"job {got[1]} broke: {got[2]}")
             print_trial(got)
             trials.append(got)
+    except KeyboardInterrupt:
+        interrupted = True
     finally:
         for process in processes:
             if process.is_alive() and len(trials) < opts.trials:
                 process.terminate()  # SIGTERM: its finally stops its server and Redis
+        for process in processes:
+            while process.is_alive():  # a job exits only once what it put is read
+                with contextlib.suppress(queue.Empty):
+                    done.get(timeout=0.1)
             process.join()
-    return sorted(trials, key=lambda t: t.number)
+    return sorted(trials, key=lambda t: t.number), interrupted
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
@@ -496,9 +511,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{redis_text}, {opts.jobs} at a time"
     )
     load_start = os.getloadavg()[0]  # other work on the machine slows restarts: say how much
+    # `kill <pid>` stops a long run as Ctrl-C does: the trials so far are reported
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         began = time.perf_counter()
-        trials = soak(opts, work)
+        trials, interrupted = soak(opts, work)
         wall = time.perf_counter() - began
     finally:
         if opts.keep_tmp:
@@ -511,6 +528,9 @@ def main(argv: list[str] | None = None) -> int:
     described += (
         f"; load average {load_start:.1f} at the start, {s['load_average']['end']:.1f} at the end"
     )
+    if interrupted:
+        described += f"; INTERRUPTED after {len(trials)} of {opts.trials} trials"
+    s["interrupted"] = interrupted
     print(report(s, described))
     RESULTS.mkdir(parents=True, exist_ok=True)
     out = RESULTS / f"{time.strftime('%Y%m%dT%H%M%S')}-soak.json"
@@ -521,6 +541,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     )
     print(f"results: {out.relative_to(ROOT)}")
+    if interrupted:
+        return 130  # as a shell reports Ctrl-C: the run is not the whole proof
     return 0 if s["failed"] == 0 else 1
 
 
