@@ -10,6 +10,9 @@
  *   };
  * ctx = {config, el: Backglass.el, B: Backglass, flash(view, rowKey) -> {flash, style}}: give a
  * row class "flash" and the style while flash is true (the phase survives redraws).
+ * A page's ``count`` is the number of columns the board's grid gives it; a view that lays out its
+ * own grid inside one says how many columns it has as ``across``. Views that take their columns
+ * from ctx.columns(em) get fewer where a name would not fit whole (fitNames).
  *
  * Pages are laid out in columns measured from the screen itself (so 1920×1080 and 1280×720 give
  * the same picture, only scaled). A row that changed is highlighted for FLASH_MS once it is on
@@ -88,6 +91,7 @@
     unflash: null,
     flashEnds: Infinity,
     measuring: false,
+    narrower: {}, // view -> columns taken off so that every name fits (fitNames)
   };
   let live = null;
 
@@ -129,12 +133,15 @@
     return (textM / screenM) * window.innerHeight;
   }
 
-  /* Set the board's font from the reading distance: never below 2.6 % of the screen height (the
-   * board as designed), larger when the distance needs it. */
+  /* Set the board's font from the reading distance: never below the board as designed (2.6 % of
+   * the height of a 16:9 screen; a narrower one, as a phone held upright, is taken as the 16:9
+   * screen its width gives, so the columns fit its width), larger when the distance needs it. */
   function applyReadingSize(chosen) {
     const minimum = minTextPx(chosen.distance, chosen.diagonal);
-    const font = Math.max(0.026 * window.innerHeight, minimum / SMALLEST_EM);
+    const designed = 0.026 * Math.min(window.innerHeight, (window.innerWidth * 9) / 16);
+    const font = Math.max(designed, minimum / SMALLEST_EM);
     board.style.fontSize = font.toFixed(2) + "px";
+    board.style.setProperty("--design-font", designed.toFixed(2) + "px");
     board.style.setProperty("--min-text", minimum.toFixed(2) + "px");
     board.dataset.minText = minimum.toFixed(2);
     board.dataset.distance = String(chosen.distance);
@@ -246,7 +253,12 @@
   /* ---------- measuring and paging ---------- */
 
   function columnsFor(view) {
-    return columnsOf(COLUMN_EM[view]);
+    return narrowed(view, columnsOf(COLUMN_EM[view]));
+  }
+
+  /* ``columns`` less those taken off ``view`` so its names fit, never fewer than one. */
+  function narrowed(view, columns) {
+    return Math.max(1, columns - (state.narrower[view] || 0));
   }
 
   function columnsOf(em) {
@@ -464,7 +476,7 @@
       if (view === "queue") pages.push(...packTiles());
       if (view === "movers") pages.push(...packMovers());
       if (plugins[view]) {
-        for (const page of plugins[view].pages(views(), pluginContext())) {
+        for (const page of plugins[view].pages(views(), pluginContext(view))) {
           pages.push({ ...page, view: view, key: view + ":" + page.key, count: page.count || 1 });
         }
       }
@@ -762,17 +774,7 @@
     } else if (!page) {
       content = el("div", { class: "stage-message" }, "Nothing to show yet");
     } else {
-      const builtin = { machines: renderMachines, standings: renderStandings, queue: renderQueue, movers: renderMovers };
-      const draw = builtin[page.view] || ((p) => plugins[p.view].render(p, views(), pluginContext()));
-      content = el(
-        "div",
-        {
-          class: (page.view === "queue" ? "tiles" : "columns") + " view-" + page.view,
-          style: "--cols: " + page.count,
-          dataset: { page: page.key },
-        },
-        draw(page)
-      );
+      content = pageNode(page);
     }
     stage.replaceChildren(content);
     shortenNames(stage);
@@ -784,7 +786,62 @@
       page && same.length > 1 ? same.indexOf(page) + 1 + " / " + same.length : "";
   }
 
-  function pluginContext() {
+  function pageNode(page) {
+    const builtin = { machines: renderMachines, standings: renderStandings, queue: renderQueue, movers: renderMovers };
+    const draw = builtin[page.view] || ((p) => plugins[p.view].render(p, views(), pluginContext(p.view)));
+    return el(
+      "div",
+      {
+        class: (page.view === "queue" ? "tiles" : "columns") + " view-" + page.view,
+        style: "--cols: " + page.count,
+        dataset: { page: page.key, across: String(page.across || page.count) },
+      },
+      draw(page)
+    );
+  }
+
+  /* Names fit the space they have before they are shortened, and a shortened name is whole: each
+   * page is drawn off screen at the stage's size, and a view with a name that does not fit even
+   * shortened gets one column fewer (wider columns, more pages) until its names fit or it is down
+   * to one column. Kept until the screen or the reading distance changes (resetNames). */
+  function fitNames() {
+    let pages = buildPages();
+    for (let tries = 0; tries < 8; tries++) {
+      const tight = new Set();
+      const sizer = el("div", { class: "probe", "aria-hidden": "true" });
+      sizer.style.width = stage.clientWidth + "px";
+      sizer.style.height = stage.clientHeight + "px";
+      stage.append(sizer);
+      state.measuring = true;
+      try {
+        for (const page of pages) {
+          if (tight.has(page.view) || !((page.across || page.count) > 1)) continue;
+          const node = pageNode(page);
+          sizer.replaceChildren(node);
+          shortenNames(node);
+          if ([...node.querySelectorAll(".who .name, .epc-who .name")].some((n) => n.scrollWidth > n.clientWidth + 1)) {
+            tight.add(page.view);
+          }
+        }
+      } finally {
+        state.measuring = false;
+        sizer.remove();
+      }
+      if (tight.size === 0) return pages;
+      const before = JSON.stringify(pages.map((p) => p.across || p.count));
+      for (const view of tight) state.narrower[view] = (state.narrower[view] || 0) + 1;
+      const next = buildPages();
+      if (JSON.stringify(next.map((p) => p.across || p.count)) === before) return next; // no narrower layout
+      pages = next;
+    }
+    return pages;
+  }
+
+  function resetNames() {
+    state.narrower = {};
+  }
+
+  function pluginContext(view) {
     return {
       config: config,
       el: el,
@@ -798,8 +855,9 @@
       flash: (view, key) => flash("p:" + view + ":" + key),
       // how many rows fit the stage's height: build(n) draws a column of n rows as the view does
       fitRows: fitRows,
-      // how many columns of `em` (of the board's font) fit the stage's width
-      columns: (em) => columnsOf(em),
+      // how many columns of `em` (of the board's font) fit the stage's width (fewer where a
+      // name did not fit whole in that many)
+      columns: (em) => narrowed(view, columnsOf(em)),
     };
   }
 
@@ -828,15 +886,22 @@
     return Array.from(text)[0] || "";
   }
 
+  // words that belong to the surname after them ("Ó Súilleabháin", "van der Berg"): not initials
+  const PARTICLES = new Set(["van", "von", "der", "den", "de", "del", "della", "di", "da", "du", "dos", "das",
+    "le", "la", "ter", "ten", "op", "zu", "ó", "ní", "nic", "mac", "mc", "ua", "uí", "bin", "ibn", "al", "el"]);
+
   /* "Bartholomew Jansen" -> "B. Jansen" only where the full name does not fit its space (the board
-   * first gives names the room it has); the title keeps the full name, national letters kept. */
+   * first gives names the room it has); the surname keeps its particles ("G. Ó Súilleabháin"); the
+   * title keeps the full name, national letters kept. */
   function shortenNames(root) {
-    for (const node of root.querySelectorAll(".who .name")) {
+    for (const node of root.querySelectorAll(".who .name, .epc-who .name")) {
       if (node.scrollWidth <= node.clientWidth) continue;
       const parts = node.textContent.trim().split(/\s+/);
-      if (parts.length < 2) continue;
+      let surname = parts.length - 1;
+      while (surname > 1 && PARTICLES.has(parts[surname - 1].toLowerCase())) surname--;
+      if (surname < 1) continue;
       node.title = node.textContent;
-      node.textContent = parts.slice(0, -1).map((p) => firstLetter(p) + ".").join(" ") + " " + parts[parts.length - 1];
+      node.textContent = parts.slice(0, surname).map((p) => firstLetter(p) + ".").join(" ") + " " + parts.slice(surname).join(" ");
     }
   }
 
@@ -950,6 +1015,7 @@
     document.documentElement.dataset.theme = chosen.theme || "dark";
     lastReading = chosen;
     applyReadingSize(chosen);
+    resetNames();
     document.getElementById("qr-corner").hidden = chosen.qr === false;
     const note = document.getElementById("profile-note");
     note.hidden = !missing;
@@ -967,7 +1033,7 @@
 
   function rebuild() {
     const key = (state.pages[state.index] || {}).key;
-    state.pages = buildPages();
+    state.pages = fitNames();
     const at = state.pages.findIndex((p) => p.key === key);
     if (at >= 0) {
       state.index = at;
@@ -1020,6 +1086,7 @@
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => {
       if (lastReading) applyReadingSize(lastReading);
+      resetNames();
       rebuild();
       render();
     }, 100);

@@ -5,11 +5,16 @@
   const B = window.Backglass;
   const el = B.el;
 
+  /* "+100,000 over Player 3": the runner-up's name as a name, so the board shortens it ("B. Smith")
+   * rather than cut it where the cell is narrow. */
   function leadText(views, place, kind) {
     if (!place.runner_up) return place.player ? "no one else yet" : "";
     const other = B.player(views, place.runner_up).name;
-    if (kind === "ratio") return "×" + B.fmt.points(place.lead) + " over " + other;
-    return "+" + B.fmt.score(place.lead) + " over " + other;
+    const by = kind === "ratio" ? "×" + B.fmt.points(place.lead) : "+" + B.fmt.score(place.lead);
+    return [
+      el("span", { class: "by" }, by + " over "),
+      el("span", { class: "who" }, el("span", { class: "name" }, other)),
+    ];
   }
 
   function board(views, doc) {

@@ -6,6 +6,8 @@
   const B = window.Backglass;
   const el = B.el;
   const ROWS_PER_COLUMN = 17;
+  const MACHINE_EM = 16; // a machine table's narrowest readable column, in the board's em
+  const TABLE_EM = 24; // the quarter-final table's
 
   function qf(views) {
     return views.quarterfinal || null;
@@ -89,22 +91,25 @@
 
   B.displayViews.quarterfinal = {
     title: "Quarter-finals",
-    pages(views) {
+    pages(views, ctx) {
       const doc = qf(views);
       if (!doc) return [];
       const pages = [{ key: "pairs", kind: "pairs", count: 1 }];
       const ids = Object.entries(doc.machines || {}).sort((a, b) => a[1].order - b[1].order).map(([id]) => id);
-      // two machine tables a column (12 rows each for 32 players on 8 machines), four columns
-      for (let at = 0; at < ids.length; at += 8) {
+      // two machine tables a column (12 rows each for 32 players on 8 machines), up to four
+      // columns, fewer where the screen or a name needs the width (display.js ctx.columns)
+      const across = ctx && ctx.columns ? Math.min(4, ctx.columns(MACHINE_EM)) : 4;
+      for (let at = 0; at < ids.length; at += 2 * across) {
         const columns = [];
-        for (let c = at; c < Math.min(at + 8, ids.length); c += 2) columns.push(ids.slice(c, c + 2));
-        pages.push({ key: "machines-" + at / 8, kind: "machines", columns: columns, count: 4 });
+        for (let c = at; c < Math.min(at + 2 * across, ids.length); c += 2) columns.push(ids.slice(c, c + 2));
+        pages.push({ key: "machines-" + at / (2 * across), kind: "machines", columns: columns, count: across });
       }
       const table = sortedRows(doc.rows);
       const parts = [];
       for (let at = 0; at < table.length; at += ROWS_PER_COLUMN) parts.push({ from: at, to: at + ROWS_PER_COLUMN });
-      for (let at = 0; at < parts.length; at += 2) {
-        pages.push({ key: "table-" + at / 2, kind: "table", columns: parts.slice(at, at + 2), count: 2 });
+      const tables = ctx && ctx.columns ? Math.min(2, ctx.columns(TABLE_EM)) : 2;
+      for (let at = 0; at < parts.length; at += tables) {
+        pages.push({ key: "table-" + at / tables, kind: "table", columns: parts.slice(at, at + tables), count: tables });
       }
       return pages;
     },
@@ -116,14 +121,17 @@
         );
         const items = [];
         let group = null;
+        let cards = null; // each group's pairs in a grid of their own, sharing the width
         for (const [key, pair] of pairs) {
           if (pair.group !== group) {
             group = pair.group;
             const round = group === "B" ? 1 : 2;
             const state = doc.round < round ? "re-registration open" : doc.complete || round === 1 && doc.round === 2 ? "played" : "playing";
             items.push(el("div", { class: "epc-group-title" }, "Group " + group + " · round " + round + " · " + state));
+            cards = el("div", { class: "epc-pair-grid" });
+            items.push(cards);
           }
-          items.push(pairCard(views, doc, key, pair));
+          cards.append(pairCard(views, doc, key, pair));
         }
         return el("div", { class: "epc-pairs" }, items);
       }

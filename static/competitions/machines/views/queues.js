@@ -81,13 +81,11 @@
 
   /* Tiles per page from the stage's size: as many rows and columns as fit; the rows a page needs
    * share the height (up to TILE_EM.max), and each tile lists as many waiting players as fit. */
-  function layout(count) {
+  function layout(count, columns) {
     const stage = document.getElementById("stage");
     const font = stage ? parseFloat(getComputedStyle(stage).fontSize) || 16 : 16;
-    const width = stage ? stage.clientWidth : 1280;
     const height = stage ? stage.clientHeight : 640;
     const gap = TILE_EM.gap * font;
-    const columns = Math.max(1, Math.floor((width + gap) / (TILE_EM.width * font + gap)));
     const fit = Math.max(1, Math.floor((height + gap) / (TILE_EM.height * font + gap)));
     const rows = Math.min(fit, Math.max(1, Math.ceil(count / columns)));
     const tile = Math.min((height - (rows - 1) * gap) / rows, TILE_EM.max * font);
@@ -153,11 +151,13 @@
       if (!views.queues) return [];
       const list = machines(views, ctx);
       if (list.length === 0) return [];
-      const { perPage } = layout(list.length);
+      // as many tiles across as fit, fewer where a waiting name would not fit whole (display.js)
+      const across = ctx.columns ? ctx.columns(TILE_EM.width) : 1;
+      const { perPage } = layout(list.length, across);
       const pages = [];
       for (let at = 0; at < list.length; at += perPage) {
         const ids = list.slice(at, at + perPage).map(([id]) => id);
-        pages.push({ key: String(pages.length), ids: ids, ...layout(ids.length), count: 1 });
+        pages.push({ key: String(pages.length), ids: ids, ...layout(ids.length, across), count: 1, across: across });
       }
       return pages;
     },
