@@ -33,6 +33,10 @@ if importlib.util.find_spec("sniffio") is None:
     sys.modules["sniffio"] = None  # type: ignore[assignment]
 
 
+KEEPALIVE = 1.0
+"""Seconds a soak client keeps an idle connection (well under the server's 5 s keep-alive)."""
+
+
 @functools.cache
 def _tls() -> ssl.SSLContext:
     return ssl.create_default_context()
@@ -40,8 +44,12 @@ def _tls() -> ssl.SSLContext:
 
 def client(url: str, **options: Any) -> httpx.AsyncClient:
     """An httpx client for ``url`` (plain HTTP on loopback). All share one TLS context: httpx would
-    otherwise load the CA bundle for each client, 0.05-0.25 s of CPU, some ten clients a trial."""
-    return httpx.AsyncClient(base_url=url, verify=_tls(), **options)
+    otherwise load the CA bundle for each client, 0.05-0.25 s of CPU, some ten clients a trial.
+    It drops a connection idle for ``KEEPALIVE`` s itself: one the server closes at its keep-alive
+    timeout (uvicorn's 5 s) just as a request goes out fails that request with a ReadError, which
+    the checks, idle for seconds while they replay a log on a busy machine, met."""
+    limits = httpx.Limits(keepalive_expiry=KEEPALIVE)
+    return httpx.AsyncClient(base_url=url, verify=_tls(), limits=limits, **options)
 
 
 def _accepts(port: int) -> bool:
@@ -204,8 +212,11 @@ class Rig:
 
     async def recovered(self, tid: str, timeout: float = 60.0) -> float:
         """Seconds until the server that rode through a Redis kill is whole again: ``/api/health``
-        says Redis answers and tournament ``tid`` shows what the store holds (its replica caught
-        up). Raises RuntimeError if that takes over ``timeout`` s or the server died."""
+        says Redis answers and tournament ``tid`` is loaded, at the version of its last record in
+        the store (``GET /api/t/{tid}/log``): the replica has read what landed while Redis went
+        down (an append Redis ran before its death, answered "outcome unknown"), which it does only
+        once its tail reconnects. Raises RuntimeError if that takes over ``timeout`` s or the
+        server died."""
         began = time.perf_counter()
         if self.own is not None and self.own.process is None:
             await asyncio.to_thread(self.own.start)
@@ -213,12 +224,15 @@ class Rig:
             while time.perf_counter() - began < timeout:
                 if not self.serving:
                     raise RuntimeError("the server died while Redis was down")
-                with contextlib.suppress(httpx.TransportError, ValueError):
+                with contextlib.suppress(httpx.TransportError, ValueError, KeyError):
                     health = (await http.get("/api/health")).json()
                     shown = health.get("tournaments", {}).get(tid, {})
-                    caught_up = shown.get("state") == "ok" and "shown" not in shown
-                    if health.get("redis") == "ok" and caught_up:
-                        return time.perf_counter() - began
+                    if health.get("redis") == "ok" and shown.get("state") == "ok":
+                        log = await http.get(f"/api/t/{tid}/log")
+                        if log.status_code == 200:
+                            stored = max((r["seq"] for r in log.json()["records"]), default=0)
+                            if shown.get("version") == stored:
+                                return time.perf_counter() - began
                 await asyncio.sleep(0.02)
         raise RuntimeError(f"Redis did not come back under the server in {timeout} s")
 
