@@ -91,7 +91,10 @@ class Weekend:
     async def create(self, wanted: str, name: str, fmt: str, settings: FormatSettings) -> str:
         """A new tournament; its id is kept under ``wanted`` without the prefix."""
         tid = await self.client.create_tournament(wanted, name, fmt, settings)
-        self.result.tournaments[wanted.split("-", 1)[-1]] = tid
+        label = wanted.split("-", 1)[-1]
+        self.result.tournaments[label] = tid
+        # its links as soon as it exists, so a watcher opens it while it is played
+        self.echo(links_line(self.client.target.url, label, tid))
         return tid
 
     # ---- the EPC main tournament ----
@@ -295,6 +298,12 @@ class Weekend:
         self.echo(f"Kids {day}: trophies for {', '.join(self.result.winners[f'kids-{day}'])}")
 
 
+def links_line(url: str, label: str, tid: str) -> str:
+    """A competition's hall display and phone page on one line ("  main:     …/display   …")."""
+    phone = "country" if label == "country" else "epc"
+    return f"  {label + ':':10}{url}/t/{tid}/display   {url}/t/{tid}/{phone}"
+
+
 async def run_weekend(
     url: str | None = None,
     td_password: str | None = None,
@@ -317,6 +326,9 @@ async def run_weekend(
     prefix = tournament or "epc"
     async with target(url, td_password, host, port) as tgt, Client(tgt, echo) as client:
         await client.sign_in_td()
+        echo(f"The EPC 2009 weekend at {tgt.url}/ (the TD's desk: {tgt.url}/desk)")
+        echo(f"  {'TD password:':15}{tgt.td_password}")
+        echo("Each competition's hall display and phone page, as it starts:")
         weekend = Weekend(client, rng, 0.0 if fast else pace, echo)
         formats = (await client.must("GET", "/api/formats"))["formats"]
         if "epc-country" in formats:
@@ -331,8 +343,7 @@ async def run_weekend(
         semifinalists = await weekend.epc_finals(main, names)
         await weekend.classic_finals(classic, semifinalists)
         for label, tid in weekend.result.tournaments.items():
-            phone = "country" if label == "country" else "epc"
-            echo(f"  {label + ':':10}{tgt.url}/t/{tid}/display   {tgt.url}/t/{tid}/{phone}")
+            echo(links_line(tgt.url, label, tid))
         if keep_serving and tgt.own_server is not None and not tgt.stopping:
             echo(f"The server keeps running at {tgt.url}/ ; Ctrl-C to stop.")
             await tgt.serve_until_stopped()

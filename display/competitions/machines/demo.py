@@ -558,18 +558,24 @@ async def run_epc(
 
 
 async def play(run: HallRun, tgt: Target, fast: bool, pace: float, jitter: random.Random) -> None:
-    """Tick the hall until every game is played (or Ctrl-C), then say how it went."""
+    """Tick the hall until every game is played (or Ctrl-C), then say how it went: how many
+    games of how many, also when Ctrl-C cancels it mid-push (uvicorn raises the signal again
+    once the server has stopped, so the summary is in ``finally``)."""
     if run.sim.finished:
         return
-    for _ in range(40 * run.sim.left + 100):  # a bound: every tick moves the hall on
-        if tgt.stopping or run.sim.finished:
-            break
-        await run.step()
-        run.sim.tick += 1
-        if not fast and pace:
-            await asyncio.sleep(pace * jitter.uniform(0.6, 1.4))
-    echo = run.echo
-    echo(f"Done: {run.result.accepted} of {run.result.pushed} scores accepted.")
+    try:
+        for _ in range(40 * run.sim.left + 100):  # a bound: every tick moves the hall on
+            if tgt.stopping or run.sim.finished:
+                break
+            await run.step()
+            run.sim.tick += 1
+            if not fast and pace:
+                await asyncio.sleep(pace * jitter.uniform(0.6, 1.4))
+    finally:
+        total, played = len(run.plan.games), len(run.plan.games) - run.sim.left
+        pushed = f"{run.result.accepted} of {run.result.pushed} scores this run pushed accepted"
+        word = "Done" if run.sim.finished else "Stopped"  # Ctrl-C: how far it got, not "done"
+        run.echo(f"{word}: {played} of {total} games played; {pushed}.")
 
 
 @click.command()

@@ -11,6 +11,7 @@ import asyncio
 import csv
 import io
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,11 +131,15 @@ async def replay_ukpl(
     host: str = "127.0.0.1",
     port: int = 8000,
     echo: Echo = stderr,
+    done: Callable[[list[dict[str, str]]], None] | None = None,
+    keep_serving: bool = False,
 ) -> list[dict[str, str]]:
     """Replay the meeting in ``file`` on ``url`` (or on a server started here, stopped at the end)
     as a "ukpl-meeting" with ``settings`` (e.g. ``{"ties": "low"}``; the format's defaults
     otherwise), pushing every score as a steward. A refused push is printed and skipped. Returns
-    the server's final standings (``standings_rows``). Raises DemoError if setup fails."""
+    the server's final standings (``standings_rows``), first to ``done`` when given; with
+    ``keep_serving`` and a server of our own it then serves until Ctrl-C, like the other demos.
+    Raises DemoError if setup fails."""
     meeting = read_meeting(file)
     wanted = tournament or slug(re.sub(r"[-_ ]?scores$", "", file.stem), limit=28)
     async with target(url, td_password, host, port) as tgt, Client(tgt, echo) as client:
@@ -171,7 +176,13 @@ async def replay_ukpl(
                 echo(f"{n:>4}  {name} on {machine_names[machine]}: {shown}{note}")
             if not fast and pace:
                 await asyncio.sleep(pace)
-        return standings_rows(await client.views(tid), meeting)
+        rows = standings_rows(await client.views(tid), meeting)
+        if done is not None:
+            done(rows)
+        if keep_serving and tgt.own_server is not None and not tgt.stopping:
+            echo(f"The server keeps running at {tgt.url}/ ; Ctrl-C to stop.")
+            await tgt.serve_until_stopped()
+        return rows
 
 
 @click.command()
@@ -181,13 +192,17 @@ async def replay_ukpl(
               help="A format setting, e.g. ties=low or bonus=gte; repeatable.")  # fmt: skip
 def ukpl(file: Path, pairs: tuple[str, ...], **options: Any) -> None:
     """Replay a UKPL meeting (CSV: machine,player,score,guest) and print the server's standings
-    as CSV: player,position,meet_total,league_points (guests left out)."""
+    as CSV: player,position,meet_total,league_points (guests left out).
+
+    With no --url the server keeps running afterwards until Ctrl-C."""
     settings = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint="--set")
         settings[key.strip()] = value.strip()
-    rows = run(replay_ukpl(file, settings=settings, **options))
-    if rows is not None:
-        click.echo(standings_csv(rows), nl=False)
+
+    def print_standings(rows: list[dict[str, str]]) -> None:
+        click.echo(standings_csv(rows), nl=False)  # before serving on: a pipe reads it at once
+
+    run(replay_ukpl(file, settings=settings, done=print_standings, keep_serving=True, **options))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import signal
 import subprocess
 import sys
 import uuid
@@ -139,6 +140,28 @@ async def test_epc_demo_pushes_only_what_the_rules_allow(server: str, api: Api) 
         assert row["played"] == machines[player]
 
 
+def replay_then_stop(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run the demo until it says it keeps serving (it does until Ctrl-C), then Ctrl-C it."""
+    process = subprocess.Popen(
+        args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    err = []
+    try:
+        for line in process.stderr:  # the standings (stdout) are a few KiB: the pipe holds them
+            err.append(line)
+            if "The server keeps running at" in line:
+                break
+        os.killpg(process.pid, signal.SIGINT)
+        out, rest = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    return subprocess.CompletedProcess(args, process.returncode, out, "".join(err) + rest)
+
+
 def test_cli_replays_a_meeting_with_a_server_of_its_own(redis_url: str, tmp_path: Path) -> None:
     prefix = f"bgtest-{uuid.uuid4().hex[:12]}"
     env = {
@@ -150,7 +173,7 @@ def test_cli_replays_a_meeting_with_a_server_of_its_own(redis_url: str, tmp_path
     args = [sys.executable, "-m", "display", "demo", "ukpl", str(CASES / "meet-609-scores.csv")]
     args += ["--fast", "--set", "ties=high", "--port", str(free_port())]
     try:
-        done = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+        done = replay_then_stop(args, env)
     finally:
         client = redis.Redis.from_url(redis_url)
         keys = list(client.scan_iter(f"{prefix}:*", count=1000))
