@@ -66,11 +66,15 @@ def follow(progress: Progress, records: Iterable[StoredRecord]) -> None:
 
 
 async def progress_of(request: Request, tid: str) -> Progress:
-    """This process's replay of ``tid``, caught up with the log (made on first use)."""
+    """This process's replay of ``tid``, caught up with the log (made on first use; the replays
+    of tournaments this process let go of are dropped, so they cost memory only while in use)."""
     state = request.app.state
     if not hasattr(state, "progress"):
         state.progress = {}
     known: dict[str, Progress] = state.progress  # Starlette's state is untyped
+    loaded = services(request).replica.tournaments
+    for gone in [t for t, p in known.items() if t not in loaded and not p.lock.locked()]:
+        del known[gone]  # let go as its tournament was (display/live/loader.py): made again on use
     progress = known.setdefault(tid, Progress(LiveTournament(tid, history_size=1)))
     async with progress.lock:
         newer = await services(request).store.read(tid, progress.replay.version)

@@ -76,14 +76,19 @@ async def test_an_idle_tournament_is_let_go_and_loads_again_equal(settings: Sett
     async with serve_with_services(settings) as (base, _, _):
         before = await _three(base)
     idle = dataclasses.replace(settings, idle_minutes=0.3 / 60)  # 0.3 s
-    async with serve_with_services(idle) as (base, svc, _):
+    async with serve_with_services(idle) as (base, svc, server):
         replica = svc.replica
         api = Api(base)
         await api.sign_in_td()
         assert await api.views("a") == before["views"]["a"]
+        chart = await api.http.get("/api/t/a/progress", params={"player": "1"})  # a replay of a
+        assert chart.status_code == 200 and chart.json()["points"]
         async with connect(ws_url(base, "b")) as ws:
             await receive(ws)
             await _until(lambda: "a" not in replica.tournaments)  # a: no client, no request
+            assert (await api.http.get("/api/t/b/progress", params={"player": "1"})).is_success
+            # the players' charts' replays (display/desk/progress.py): a's went with a
+            assert set(server.config.app.state.progress) == {"b"}
             assert "b" in replica.tournaments  # b has a display: kept however long
             assert replica.snapshots.saved_at["a"] == before["views"]["a"]["version"]
         await _until(lambda: "b" not in replica.tournaments)  # its display left
