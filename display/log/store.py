@@ -58,6 +58,11 @@ from display.log.keys import is_cluster, tournament_key
 from display.types import Record as RecordData
 
 IDEMPOTENCY_TTL_SECONDS = 7 * 24 * 3600
+
+RESERVED_FIELDS = frozenset({"seq", "h"})
+"""Names no record may use for a field of its own: the log's listing and export write each
+record's version (``seq``) and chain hash (``h``) beside its fields, where such a field would
+stand in their place (a Country void once named its target ``seq``)."""
 MAX_VERSION_DIGITS = 18  # a version is a stream id's first part: a 64-bit integer
 
 
@@ -210,7 +215,8 @@ class LogStore:
         """Append ``records`` as versions ``expected + 1 …`` at once, if the log is still at ``expected``.
 
         Raises VersionConflict (someone else appended) or IdempotencyMismatch. A key already used with
-        the same fingerprint returns the first append's version with ``replayed=True``.
+        the same fingerprint returns the first append's version with ``replayed=True``; a record
+        with a field of ``RESERVED_FIELDS`` raises ValueError (a bug in its kind, never input).
         ``register`` also announces a new tournament on the registry stream, atomically.
         ``prev_hash``: the ``h`` of the log's entry ``expected`` as the writer knows it (its replica's
         ``head_hash``; may be left out at ``expected`` 0); with the chain on, a log whose last hash
@@ -223,6 +229,8 @@ class LogStore:
             keys = keys[:2] if idem else keys[:1]
             if register:
                 await self.register(tournament)
+        if clash := next((r for r in records if RESERVED_FIELDS & r.keys()), None):
+            raise ValueError(f"a {clash.get('type')} record may not have a field named seq or h")
         raws = [orjson.dumps(record) for record in records]
         args: list[EncodableT] = [expected, fingerprint, IDEMPOTENCY_TTL_SECONDS, tournament]
         hashes: list[str] = []

@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from display.competitions.epc_country.records import voided_target
 from display.competitions.epc_country.state import CountryState
 from display.errors import ApiError
 from display.http import endpoint, preconditions
@@ -292,7 +293,9 @@ def record_version(state: CountryState, target: int) -> int | None:
     if any(target in entries for entries in (state.games, state.four_ball, state.penalties,
                                              state.playoffs)):  # fmt: skip
         return target
-    voids = (seq for seq, r in state.log if r["type"] == "record_voided" and r.get("seq") == target)
+    voids = (
+        seq for seq, r in state.log if r["type"] == "record_voided" and voided_target(r) == target
+    )
     return next(voids, None)
 
 
@@ -305,7 +308,7 @@ async def void_record(request: Request) -> Response:
     data = await endpoint.body(request, VoidIn)
     principal = await endpoint.signed_in(request, live.id, td_only=True)
     record = endpoint.stamp(
-        principal, {"type": "record_voided", "seq": data.seq, "reason": data.reason}
+        principal, {"type": "record_voided", "voids": data.seq, "reason": data.reason}
     )
     check = preconditions.precondition(
         request.headers.get("if-match"), lambda state: record_version(state, data.seq), "record"

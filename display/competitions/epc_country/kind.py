@@ -19,7 +19,7 @@ totals play a round-robin final. Records (each also carries ``by`` and ``at``):
 | slam_tilt_recorded  | team, fixture? (absent: the 4-ball game), reason         | fixtures, tables |
 | playoff_recorded    | stage ("qualifying"/"final"), scores [{team, score}], machine? | playoffs, tables |
 | stage_advanced      | stage "final" (finalists [ids], checked on replay) or "complete" | every view |
-| record_voided       | seq (a game, 4-ball game, penalty or play-off), reason   | its tables       |
+| record_voided       | voids (the seq of a game, 4-ball game, penalty or play-off; `seq` in older logs), reason | its tables |
 | stage_reopened      | stage (the one before the current), reason               | every view       |
 
 "tables" = ``country/groups``, ``country/fixtures``, ``country/four_ball``, ``country/playoffs``

@@ -208,8 +208,15 @@ def _stage_advanced(state: CountryState, seq: int, record: Record) -> tuple[Coun
     raise EntryNotAllowed(f"A stage is advanced to final or complete, not {to!r}.")
 
 
+def voided_target(record: Record) -> int:
+    """The seq of the record a ``record_voided`` voids: its ``voids`` field (``seq`` in logs
+    written before it was renamed: an export writes each record's own seq beside its fields, and
+    a field of that name stood in its place)."""
+    return int(record["voids"] if "voids" in record else record["seq"])
+
+
 def _voided(state: CountryState, seq: int, record: Record) -> tuple[CountryState, Touched]:
-    target = int(record["seq"])
+    target = voided_target(record)
     entry: Entry | None = None
     if target in state.games:
         entry, new = state.games[target], replace(state, games=_without(state.games, target))

@@ -182,3 +182,18 @@ async def test_an_export_carries_the_hashes_and_imports_to_the_same_head(
         r = await other.http.post("/api/t/hc6b/import", content=unhashed, headers=other.headers())
         assert r.status_code == 201, r.text  # a file without hashes imports as before
         await other.close()
+
+
+async def test_a_record_with_a_field_named_seq_or_h_is_never_appended(
+    settings: Settings, aredis: Redis
+) -> None:
+    """The listing and the export write a record's seq and h beside its fields: a record of its
+    own with either name would be read back as another version or hash, so the store refuses it
+    and the log stays as it was."""
+    store = LogStore(aredis, settings.key_prefix)
+    created = {"type": "tournament_created", "name": "Reserved", "by": "td:TD", "at": "now"}
+    first = await store.append("hc-reserved", 0, [created], register=True)
+    for field in ("seq", "h"):
+        with pytest.raises(ValueError, match="seq or h"):
+            await store.append("hc-reserved", 1, [{**SCORE, field: 1}], prev_hash=first.hashes[0])
+    assert len(entries(settings, "hc-reserved")) == 1

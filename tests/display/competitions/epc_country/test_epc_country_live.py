@@ -226,13 +226,24 @@ def test_a_voided_game_can_be_entered_again() -> None:
     comp.add("match_game_recorded", fixture="A-1-1", **game("m2", "T01", "T16", 2, True))
     wrong = comp.seq
     assert comp.view("country/fixtures")["A-1-1"]["home_points"] == 16
-    comp.add("record_voided", seq=wrong, reason="scores of the wrong machine")
+    comp.add("record_voided", voids=wrong, reason="scores of the wrong machine")
     assert comp.view("country/fixtures")["A-1-1"]["status"] == "playing"
     assert rows(comp)["T01"]["match_points"] == 0
     comp.add("match_game_recorded", fixture="A-1-1", **game("m2", "T01", "T16", 14, True))
     assert comp.view("country/fixtures")["A-1-1"]["home_points"] == 28
     with pytest.raises(EntryNotAllowed, match="voided already"):
-        comp.add("record_voided", seq=wrong, reason="twice")
+        comp.add("record_voided", voids=wrong, reason="twice")
+
+
+def test_a_void_written_before_voids_was_named_so_still_voids() -> None:
+    """Logs written before the rename name the voided record ``seq``: replayed, it voids the same."""
+    comp = drawn()
+    comp.add("match_game_recorded", fixture="A-1-1", **game("m1", "T01", "T16", 14, False))
+    voided = comp.seq
+    comp.add("record_voided", seq=voided, reason="older log")
+    assert comp.view("country/fixtures")["A-1-1"]["status"] == "to_play"  # its one game voided
+    with pytest.raises(EntryNotAllowed, match="voided already"):
+        comp.add("record_voided", voids=voided, reason="twice")
 
 
 # --- Penalties --------------------------------------------------------------------------------

@@ -171,7 +171,7 @@ def test_the_final_is_a_round_robin_of_the_six_and_qualifying_is_closed() -> Non
     with pytest.raises(EntryNotAllowed, match="4-ball game is part of qualifying"):
         comp.add("slam_tilt_recorded", team="T01", reason="late tilt")
     with pytest.raises(EntryNotAllowed, match="The final has started: reopen qualifying first"):
-        comp.add("record_voided", seq=30, reason="too late")
+        comp.add("record_voided", voids=30, reason="too late")
     final_matches(comp, {(t, "T01"): 4 for t in ("T02", "T03", "T04", "T05", "T07")})
     table = rows(comp, "country/final")
     assert (table["T01"]["points"], table["T01"]["won"], table["T01"]["place"]) == (140, 5, 1)
@@ -313,7 +313,7 @@ def test_every_record_names_every_view_it_changes() -> None:
     comp.add("team_added", team=team_body("R1", None), reserve=True)
     comp.add("team_replaced", withdrawn="T20", reserve="R1", reason="flight")
     comp.add("late_recorded", fixture="A-1-1", team="T16", minutes=6, reason="bar")
-    comp.add("record_voided", seq=comp.seq, reason="wrong team called")
+    comp.add("record_voided", voids=comp.seq, reason="wrong team called")
     comp.group_stage(T03_MAXIMUM)
     comp.four_ball({t: s for t, s in four_ball_scores(T07=1500).items() if t != "T20"})
     comp.add("slam_tilt_recorded", team="R1", reason="shook")
