@@ -153,9 +153,13 @@
   function fitQrText() {
     const text = document.querySelector(".qr-text");
     if (!text) return;
-    text.classList.remove("too-long");
-    const tooWide = text.scrollWidth > text.clientWidth + 1;
-    if (tooWide || text.offsetHeight > text.parentElement.clientHeight + 1) text.classList.add("too-long");
+    text.classList.remove("too-long", "wrapped");
+    // The lines are right-aligned, so one too long spills out on the left, where scrollWidth does
+    // not count it: measure each line against the box.
+    const tooWide = () => [...text.children].some((line) => line.offsetWidth > text.clientWidth + 1);
+    const tooTall = () => text.offsetHeight > text.parentElement.clientHeight + 1;
+    if (tooWide()) text.classList.add("wrapped"); // a narrow screen: the lines wrap first
+    if (tooWide() || tooTall()) text.classList.add("too-long");
   }
 
   /* ---------- what to show ---------- */

@@ -69,6 +69,33 @@ async def test_the_qr_code_shows_by_default_and_hides_on_request(
     await expect(page.locator("#qr-corner")).to_be_hidden()
 
 
+QR_CAPTION_INSIDE = """() => {
+  const box = document.querySelector('.qr-text').getBoundingClientRect();
+  return [...document.querySelectorAll('.qr-text > *')].map((line) => {
+    const r = line.getBoundingClientRect();
+    return r.left >= box.left - 1 && r.right <= box.right + 1 && r.left >= 0;
+  });
+}"""
+
+
+async def test_the_qr_caption_is_read_whole_on_a_phone_or_not_shown(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    """The caption beside the QR code is right-aligned, so a line too long for a phone spilled out
+    on the left ("cores, and what you need…"): on a 390-px screen its lines wrap inside their box,
+    and on a wide one they stay on one line each."""
+    await api.tournament("pr3", EPC, players=1, machines=1)
+    for width, height, wrapped in ((390, 844, True), (1920, 1080, False)):
+        page = await new_page({"width": width, "height": height})
+        await page.goto(f"{server}/t/pr3/display?views=machines")
+        await expect(page.locator("#status")).to_have_attribute("data-state", "live")
+        caption = page.locator(".qr-text")
+        await expect(caption).to_be_visible()
+        await expect(caption).not_to_have_class("too-long")
+        assert await page.evaluate(QR_CAPTION_INSIDE) == [True, True]
+        assert ("wrapped" in (await caption.get_attribute("class") or "")) is wrapped
+
+
 async def test_a_profile_sizes_the_board_for_its_reading_distance(
     api: Api, server: str, new_page: NewPage
 ) -> None:
