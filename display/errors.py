@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import logging
 import re
+import traceback
 from collections.abc import Mapping
+from pathlib import Path
 
+import redis
 from pydantic import ValidationError
 from redis.asyncio.sentinel import MasterNotFoundError as RedisMasterNotFoundError
 from redis.exceptions import BusyLoadingError as RedisBusyLoadingError
@@ -169,10 +172,28 @@ async def on_not_replicated(request: Request, exc: Exception) -> Response:
     )
 
 
+REDIS_CLIENT_DIR = Path(redis.__file__).parent
+
+
+def raised_in_redis_client(exc: BaseException) -> bool:
+    """Whether ``exc`` is an AttributeError or TypeError raised inside redis-py itself: its cluster
+    client can close a pooled connection that another request is about to write to (when it
+    learns the slots again after a failover), and the write then fails on the closed socket
+    (``'NoneType' object has no attribute 'writelines'``) instead of raising ConnectionError."""
+    if not isinstance(exc, AttributeError | TypeError) or exc.__traceback__ is None:
+        return False
+    innermost = traceback.extract_tb(exc.__traceback__)[-1]
+    return Path(innermost.filename).is_relative_to(REDIS_CLIENT_DIR)
+
+
 async def on_unexpected(request: Request, exc: Exception) -> Response:
     """Last resort for a bug: a plain 500 in the usual shape instead of Starlette's text page.
     Starlette re-raises the exception after this answer, so the server log keeps the traceback;
-    ``log`` adds which request it was."""
+    ``log`` adds which request it was. A connection that redis-py closed under the request
+    (``raised_in_redis_client``) is the store failing, not a bug: 503, outcome unknown."""
+    if raised_in_redis_client(exc):
+        log.warning("score store connection closed under %s %s", request.method, request.url.path)
+        return store_unavailable(request, certain=False)
     log.error("unexpected %s on %s %s", type(exc).__name__, request.method, request.url.path)
     return error_response(
         500,
