@@ -160,19 +160,19 @@ def _line(league: League, seq: int, at: league_night.GameAt, player: str, record
     )
 
 
+def _game_edit(record: Record) -> tuple[object, str | None, GameEntry]:
+    """What a ``game_corrected`` says of the game, league night or playoff alike: its
+    ``game_no`` (checked by the rule), the machine (None: the game's own) and the whole game
+    (``game_entry``)."""
+    machine = record.get("machine")
+    return record.get("game_no"), str(machine) if machine else None, game_entry(record)
+
+
 def correct_game(league: League, seq: int, record: Record) -> League:
     """``game_corrected``: week, group, game_no, machine? (empty: the game's own), the whole
     game (``game_entry``)."""
     at = league_night.group_at(league, record.get("week"), record.get("group"))
-    machine = record.get("machine")
-    return league_night.correct_game(
-        league,
-        seq,
-        at,
-        record.get("game_no"),
-        str(machine) if machine else None,
-        game_entry(record),
-    )
+    return league_night.correct_game(league, seq, at, *_game_edit(record))
 
 
 def record_penalty(league: League, seq: int, record: Record) -> League:
@@ -260,15 +260,7 @@ def correct_playoff_game(league: League, seq: int, record: Record) -> League:
     """``game_corrected`` of a playoff game: division, players, game_no, machine? (empty: the
     game's own), the whole game (``game_entry``; FWPL 3, 6.3)."""
     at = _started(league, record)
-    machine = record.get("machine")
-    return playoff_edits.correct_playoff_game(
-        league,
-        seq,
-        at,
-        record.get("game_no"),
-        str(machine) if machine else None,
-        game_entry(record),
-    )
+    return playoff_edits.correct_playoff_game(league, seq, at, *_game_edit(record))
 
 
 def void_playoff_game(league: League, seq: int, record: Record) -> League:
