@@ -48,6 +48,12 @@
     $("format-line").textContent = tournament.title || tournament.format || "";
     const table = $("settings-table");
     if (table.contains(document.activeElement)) return; // the TD is typing
+    // a value the TD changed but has not saved survives a redraw (a score, the template's meanings
+    // arriving), unless the record changed that setting meanwhile: then the record wins
+    const edits = {};
+    for (const control of table.querySelectorAll("[data-key]:is(input, select)")) {
+      if (control.value.trim() !== control.dataset.was) edits[control.dataset.key] = { was: control.dataset.was, value: control.value };
+    }
     const rows = Object.entries(tournament.settings || {}).map(([key, value]) =>
       el(
         "tr",
@@ -59,6 +65,12 @@
       )
     );
     table.replaceChildren(el("tbody", {}, rows));
+    for (const control of table.querySelectorAll("[data-key]:is(input, select)")) {
+      const edit = edits[control.dataset.key];
+      if (!edit || edit.was !== control.dataset.was) continue;
+      control.value = edit.value;
+      control.dispatchEvent(new Event("change")); // the meaning under a choice follows
+    }
   }
 
   /* A labelled control of the value's own kind: one of the format's choices with its meaning,

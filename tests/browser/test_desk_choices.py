@@ -112,3 +112,36 @@ async def test_a_league_after_creation_offers_every_choice_setting(
         "table"
     )
     await expect(page.locator("#settings-table input:not([type=number])")).to_have_count(0)
+
+
+async def test_a_choice_not_yet_saved_survives_a_redraw(
+    api: Api, server: str, new_page: NewPage
+) -> None:
+    """The TD picks a value and, before saving, a record arrives (a late entry) and the desk
+    redraws: the pick stays, its meaning with it, and saving records it. A setting the record
+    itself changed meanwhile shows the record's value instead."""
+    await api.tournament("chx3", "epc-main")
+    page = await new_page({"width": 1280, "height": 720})
+    await page.add_init_script(f"localStorage.setItem('backglass.td', {api.token!r})")
+    await page.goto(f"{server}/t/chx3/desk")
+    late = '#settings-table select[data-key="late_corrections"]'
+    scale = '#settings-table select[data-key="scale"]'
+    await expect(page.locator(late)).to_have_value("refuse")
+    await page.select_option(late, "keep-draw")
+    await page.select_option(scale, "linear")
+    await page.click("#settings-title")  # focus leaves the table: the desk may redraw it
+    # meanwhile another desk sets the scale otherwise and a late entry arrives
+    r = await api.post("/api/t/chx3/settings", {"settings": {"scale": "top-30"}})
+    assert r.status_code == 201, r.text
+    players = {"players": [{"number": "7", "name": "Late Entry"}]}
+    assert (await api.post("/api/t/chx3/players", players)).status_code == 201
+    await expect(page.locator("#players-count")).to_have_text("(1)")
+    await expect(page.locator(late)).to_have_value("keep-draw")
+    await expect(
+        page.locator(f'#settings-table tr[data-key="late_corrections"] .meaning')
+    ).to_have_text("accepted, and the draw stays until the TD re-seeds")
+    await expect(page.locator(scale)).to_have_value("top-30")
+    await page.click("#settings-form button[type=submit]")
+    await expect(page.locator("#settings-notice")).to_have_text("Saved: late_corrections.")
+    settings = (await api.views("chx3"))["views"]["tournament"]["settings"]
+    assert settings["late_corrections"] == "keep-draw" and settings["scale"] == "top-30"
