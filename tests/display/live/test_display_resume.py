@@ -77,8 +77,8 @@ class Display:
                 else:
                     views[name] = mergepatch.apply(views.get(name, {}), patch)
             self.views = views
-        elif kind == "ping":
-            return
+        elif kind in ("ping", "starting"):
+            return  # starting: the restarted server is catching up (live.js shows it, keeps views)
         else:
             self.errors.append(f"unexpected message {message}")
             return
