@@ -1,8 +1,9 @@
 /* FWPL season table (display plugin "fwpl_season"): place, player, points week by week and the
  * season total (FWPL 3.3, 4.3), with the playoff line(s) drawn where the divisions end (FWPL 6.1)
  * and unranked rows (forfeited or wiped seasons, FWPL 2.5, 8.5) at the bottom. Reads "season".
- * Rows per column are measured from the screen; one wide column while the week columns need the
- * room, two when few weeks are shown and the table is long.
+ * Rows per column are measured from the screen at the reading distance's font; one wide column
+ * while the week columns need the room, two when few weeks are shown, the table is long and the
+ * width has room for two.
  */
 (function () {
   "use strict";
@@ -61,13 +62,25 @@
     return weeks;
   }
 
-  const SCALE = 0.85; // .fwpl-season's font size
+  // a column's width in the board's em: place, a name's room and points, and each week's column
+  // (.fwpl-srow at .fwpl-season's .85em)
+  const COLUMN_EM = 18.5;
+  const WEEK_EM = 2.4;
 
-  function rowsPerColumn(config) {
-    const stage = document.getElementById("stage");
-    const font = (parseFloat(getComputedStyle(stage).fontSize) || 16) * SCALE;
-    const fit = Math.max(4, Math.floor((stage.clientHeight - 2 * font) / (1.55 * font)));
-    return config.rows ? Math.min(config.rows, fit) : fit;
+  /* Rows a column holds, measured by the board (display.js ctx.fitRows): its font is the reading
+   * distance's, so 10 m gives fewer, larger rows and more pages. A playoff line is never taller
+   * than a row, so counting it as one never overfills a column. */
+  function rowsPerColumn(ctx, weeks) {
+    const sample = { number: "1", row: { place: 1, points: 1, weeks: {} } };
+    const fit = ctx.fitRows((n) =>
+      ctx.el(
+        "div",
+        { class: "fwpl-season", style: "--weeks: " + weeks.length },
+        header(ctx, weeks),
+        Array.from({ length: n }, () => rowNode(ctx, {}, sample, weeks, () => "1"))
+      )
+    );
+    return ctx.config.rows ? Math.min(ctx.config.rows, fit) : fit;
   }
 
   function header(ctx, weeks) {
@@ -114,10 +127,12 @@
       const doc = views.season;
       if (!doc || Object.keys(doc.rows || {}).length === 0) return [];
       const list = items(doc);
-      const per = rowsPerColumn(ctx.config);
+      const weeks = weekColumns(doc);
+      const per = rowsPerColumn(ctx, weeks);
       const columns = [];
       for (let at = 0; at < list.length; at += per) columns.push(list.slice(at, at + per));
-      const across = weekColumns(doc).length <= 4 ? 2 : 1;
+      // two columns while few weeks are shown and the width has room for both, else one wide one
+      const across = weeks.length <= 4 ? Math.min(2, ctx.columns(COLUMN_EM + WEEK_EM * weeks.length)) : 1;
       const pages = [];
       for (let at = 0; at < columns.length; at += across) {
         const chunk = columns.slice(at, at + across);
