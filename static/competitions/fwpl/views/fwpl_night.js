@@ -1,11 +1,10 @@
 /* FWPL night standings (display plugin "fwpl_night"): each group's points per game, match bonus
- * and total tonight (FWPL 3.2, 3.3). Reads views "tournament" and "night/<week>". Six groups per
- * page; within a group, by place once the match is complete, else by points tonight.
+ * and total tonight (FWPL 3.2, 3.3). Reads views "tournament" and "night/<week>". As many groups
+ * a page as the screen holds at the reading distance (fewer, larger at 10 m); within a group, by place once the match is complete, else by points tonight.
  */
 (function () {
   "use strict";
   const B = window.Backglass;
-  const PER_PAGE = 6;
 
   function night(views) {
     const week = (views.tournament || {}).week;
@@ -19,7 +18,9 @@
     });
   }
 
-  function card(ctx, views, number, group, games) {
+  /* A group's card; ``short``: without the line of machines played, where a whole card would
+   * not fit the stage at the reading distance: points are what this view is read for. */
+  function card(ctx, views, number, group, games, short) {
     const el = ctx.el;
     const head = el(
       "div",
@@ -71,27 +72,60 @@
       ),
       head,
       body,
-      el("div", { class: "fwpl-nt-machines" }, machines.join(" · ") || "No games yet")
+      short ? null : el("div", { class: "fwpl-nt-machines" }, machines.join(" · ") || "No games yet")
     );
+  }
+
+  // a card's width in the board's em: place, a name's room, the games, match bonus and total
+  const CARD_EM = 14;
+  const GAME_EM = 1.7;
+
+  /* The width of one of ``across`` columns of the board's grid (display.css .columns), so a
+   * card is measured as wide as it is drawn (its machines line wraps). */
+  function columnWidth(across) {
+    const stage = document.getElementById("stage");
+    const font = parseFloat(getComputedStyle(stage).fontSize) || 16;
+    return (stage.clientWidth - (across - 1) * 0.9 * font) / across;
   }
 
   B.displayViews.fwpl_night = {
     title: "Tonight",
-    pages(views) {
+    pages(views, ctx) {
       const doc = night(views);
       if (!doc) return [];
+      const games = (views.tournament || {}).games || 4;
       const numbers = Object.keys(doc.groups || {}).sort((a, b) => a - b);
+      if (!numbers.length) return [];
+      // cards a page: as many columns as the width gives and as many cards a column as fit
+      // under one another, measured on the largest group at the reading distance's font
+      const largest = numbers.reduce((a, b) =>
+        Object.keys(doc.groups[b].players).length > Object.keys(doc.groups[a].players).length ? b : a
+      );
+      const across = Math.min(3, ctx.columns(CARD_EM + GAME_EM * games));
+      const group = doc.groups[largest];
+      const size = Object.keys(group.players).length;
+      const width = "width: " + columnWidth(across) + "px";
+      // the machines line goes where a whole card would not fit (fitRows: rows a card holds)
+      const withRows = (n, short) => {
+        const players = Object.fromEntries(Object.entries(group.players).slice(0, n));
+        return card(ctx, views, largest, { ...group, players: players }, games, short);
+      };
+      const short = ctx.fitRows((n) => ctx.el("div", { style: width }, withRows(n, false))) < size;
+      const down = ctx.fitRows((n) =>
+        ctx.el("div", { class: "fwpl-cards", style: width }, Array.from({ length: n }, () => withRows(size, short)))
+      );
+      const perPage = across * down;
       const pages = [];
-      for (let at = 0; at < numbers.length; at += PER_PAGE) {
-        const chunk = numbers.slice(at, at + PER_PAGE);
-        pages.push({ key: String(at / PER_PAGE), groups: chunk, count: Math.min(3, chunk.length) });
+      for (let at = 0; at < numbers.length; at += perPage) {
+        const chunk = numbers.slice(at, at + perPage);
+        pages.push({ key: String(pages.length), groups: chunk, count: Math.min(across, chunk.length), short: short });
       }
       return pages;
     },
     render(page, views, ctx) {
       const doc = night(views) || { groups: {} };
       const games = (views.tournament || {}).games || 4;
-      return page.groups.filter((n) => doc.groups[n]).map((n) => card(ctx, views, n, doc.groups[n], games));
+      return page.groups.filter((n) => doc.groups[n]).map((n) => card(ctx, views, n, doc.groups[n], games, page.short));
     },
   };
 })();
