@@ -333,7 +333,6 @@ TOO_FIXED_FOR_10_M = {
     "epc-classic": "classic: eight slots a page, machine names cut",
     "epc-kids": "kids: rows per column fixed",
     "epc-country": "country_groups, four_ball: groups and rows per page fixed",
-    "ukpl-meeting": "ukpl_season: its note cut",
 }
 CASES = [
     pytest.param(

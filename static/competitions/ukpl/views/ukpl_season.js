@@ -3,15 +3,20 @@
  * Draws the "season" view (display/competitions/ukpl/views.py): the region's players by season points, one
  * column per meeting that counts (this meeting's live, highlighted), the results that count in
  * full and the discarded ones dimmed (UKPL 3E), the grand final places marked (1G, 3G) with
- * play-offs (3F), and the players from other regions apart (1C, 3C). A meeting with too few
- * region players is named below the title (1E). Paged into columns that fit the screen.
+ * the play-off for the last of them under its own line (3F), and the players from other regions apart (1C, 3C). A meeting with too few
+ * region players is named below the title (1E), on the first page. Paged into columns that fit
+ * the screen at the reading distance; where a column leaves a name too little room (10 m), the
+ * earliest meetings' columns are left out and the note says so.
  */
 (function () {
   "use strict";
   const B = window.Backglass;
   const el = B.el;
 
-  const COLUMN_EM = 19; // player, place and points; each meeting adds 3.1em
+  const COLUMN_EM = 19; // player, place and points; each meeting adds MEET_EM
+  const MEET_EM = 3.1;
+  const FIXED_EM = 8; // a column's place, points, padding and gaps, without the name
+  const NAME_EM = 9; // room for a name and number: "H. Nowakowski 29" whole
   const MAX_COLUMNS = 3;
 
   function meetIds(season) {
@@ -33,7 +38,10 @@
     return new Set(results.slice(0, (row.counted || []).length).map(([meet]) => meet));
   }
 
-  /* Rows and dividers in order: the finals places, the line, the rest, then players for fun. */
+  /* Rows and dividers in order: the finals places, the play-off for the last of them (UKPL 3F:
+   * rows tied across the line, under a line of their own, as the standings draw a tie at the
+   * cut; a tag beside each name left the name no room in one column at 10 m), the line, the
+   * rest, then players for fun. */
   function items(season) {
     const rows = rankedRows(season);
     const label = B.placeLabels(rows);
@@ -41,14 +49,15 @@
     const out = [];
     let inside = null;
     for (const [number, row] of rows) {
-      const finals = Boolean(row.qualified || row.playoff);
-      if (qualifiers && finals !== inside) {
-        out.push({
-          divider: true,
-          band: finals ? "qualified" : "out",
-          text: finals ? "Grand final · places 1–" + qualifiers : "Below the line",
-        });
-        inside = finals;
+      const band = row.playoff ? "tie" : row.qualified ? "qualified" : "out";
+      if (qualifiers && band !== inside) {
+        let text = "Below the line";
+        if (band === "qualified") text = "Grand final · places 1–" + qualifiers;
+        if (band === "tie") {
+          text = "Play-off · " + (row.place === qualifiers ? "place " + qualifiers : "places " + row.place + "–" + qualifiers);
+        }
+        out.push({ divider: true, band: band, text: text });
+        inside = band;
       }
       out.push({ number: number, row: row, place: label(row) });
     }
@@ -58,42 +67,89 @@
     return out;
   }
 
-  function measure(meets) {
+  /* Columns and rows a page holds, from the board's own measures (display.js ctx): as many
+   * columns of COLUMN_EM (plus each meeting's) as the width gives, and as many rows as fit, under
+   * the note on the first page (it wraps across the stage's width: at 10 m the region, the
+   * counting rule and any warning take two lines rather than being cut). */
+  function measure(season, meets, ctx, withNote) {
     const stage = document.getElementById("stage");
-    const font = parseFloat(getComputedStyle(stage).fontSize) || 16;
-    const gap = font * 0.9;
-    const width = (COLUMN_EM + 3.1 * meets) * font;
-    const columns = Math.max(1, Math.min(MAX_COLUMNS, Math.floor((stage.clientWidth + gap) / (width + gap))));
-    const usable = stage.clientHeight - font * (1.7 * 0.72 + 2 + 0.3);
-    return { columns: columns, rows: Math.max(1, Math.floor(usable / (font * 1.55))) };
+    const columns = Math.min(MAX_COLUMNS, ctx.columns(COLUMN_EM + MEET_EM * meets.length));
+    const rows = ctx.fitRows((n) =>
+      el(
+        "div",
+        { class: "ukpl-season", style: "width: " + stage.clientWidth + "px" },
+        withNote ? note(season, meets) : null,
+        el(
+          "div",
+          { class: "column list season-col", style: "--meets: " + Math.max(meets.length, 1) },
+          head(season, meets),
+          Array.from({ length: n }, () => sampleRow(meets))
+        )
+      )
+    );
+    return { columns: columns, rows: rows };
   }
 
+  /* The meetings with a column of their own: all of them where one column gives the name NAME_EM,
+   * else the earliest left out first, this meeting's kept (the season total counts them all, and
+   * the note says how many are left out). At 10 m on a 55-inch screen one column has room for a
+   * name beside one meeting, not beside three. */
+  function shownMeets(season, meets) {
+    const stage = document.getElementById("stage");
+    const font = parseFloat(getComputedStyle(stage).fontSize) || 16;
+    const width = stage.clientWidth / font;
+    const shown = meets.slice();
+    while (shown.length > 1 && width < FIXED_EM + NAME_EM + MEET_EM * shown.length) {
+      const earliest = shown.findIndex((id) => id !== season.meet);
+      shown.splice(earliest, 1);
+    }
+    return shown;
+  }
+
+  /* A player's row for measuring (a divider is never taller than one). */
+  function sampleRow(meets) {
+    return el(
+      "div",
+      { class: "list-row season-row" },
+      el("span", { class: "place" }, "1"),
+      el("span", { class: "who" }, el("span", { class: "name" }, "x")),
+      meets.map(() => el("span", { class: "result" }, "1")),
+      el("span", { class: "points" }, "1")
+    );
+  }
+
+  /* Pages of columns: the first under the note, the rest with the rows their room gives. */
   function pages(views, ctx) {
     const season = views.season;
     if (!season) return [];
     const list = items(season);
-    const meets = meetIds(season);
-    const fit = measure(meets.length);
-    const perColumn = Math.min(fit.rows, ctx.config.rows || Infinity);
-    const columns = [];
-    for (let at = 0; at < list.length; ) {
-      let end = Math.min(at + perColumn, list.length);
-      if (end < list.length && list[end - 1].divider) end -= 1; // a divider never ends a column
-      columns.push(list.slice(at, end));
-      at = end;
-    }
-    if (!columns.length) columns.push([]);
-    const count = Math.min(fit.columns, columns.length);
+    const meets = shownMeets(season, meetIds(season));
+    const first = measure(season, meets, ctx, true);
+    const rest = measure(season, meets, ctx, false);
+    const limit = ctx.config.rows || Infinity;
+    const count = Math.max(1, Math.min(first.columns, Math.ceil(list.length / Math.min(first.rows, limit))));
     const out = [];
-    for (let at = 0; at < columns.length; at += count) {
-      out.push({ key: String(out.length), columns: columns.slice(at, at + count), count: count });
-    }
+    let at = 0;
+    do {
+      const perColumn = Math.min(out.length ? rest.rows : first.rows, limit);
+      const columns = [];
+      for (let c = 0; c < count && at < list.length; c++) {
+        let end = Math.min(at + perColumn, list.length);
+        if (end < list.length && end - 1 > at && list[end - 1].divider) end -= 1; // a divider never ends a column
+        columns.push(list.slice(at, end));
+        at = end;
+      }
+      if (!columns.length) columns.push([]);
+      out.push({ key: String(out.length), columns: columns, count: count, note: out.length === 0, meets: meets });
+    } while (at < list.length);
     return out;
   }
 
-  function note(season) {
+  /* The season's note; ``shown``: the meetings with a column, so those left out are named. */
+  function note(season, shown) {
     const settings = season.settings || {};
     const meets = Object.entries(season.meets || {});
+    const hidden = meetIds(season).length - shown.length;
     const parts = [
       el("b", {}, [season.region, season.season].filter(Boolean).join(" · ")),
       " · best " + settings.counted + " of " + meets.filter(([, m]) => !m.void).length + " meetings count",
@@ -106,6 +162,7 @@
         );
       }
     }
+    if (hidden > 0) parts.push(" · " + hidden + (hidden === 1 ? " earlier meeting" : " earlier meetings") + " in the total, not shown");
     if (season.problem) parts.push(el("span", { class: "warn" }, " · " + season.problem));
     return el("div", { class: "season-note" }, parts);
   }
@@ -130,8 +187,7 @@
         "span",
         { class: "who" },
         el("span", { class: "name" }, name),
-        el("span", { class: "number" }, item.number),
-        item.row && item.row.playoff ? el("span", { class: "playoff-tag" }, "play-off") : null
+        el("span", { class: "number" }, item.number)
       );
     if (item.fun) {
       return el(
@@ -148,7 +204,7 @@
     return el(
       "div",
       {
-        class: "list-row season-row" + (finals ? " band-qualified" : ""),
+        class: "list-row season-row" + (row.playoff ? " band-tie" : finals ? " band-qualified" : ""),
         dataset: { player: item.number },
       },
       el("span", { class: "place" }, item.place),
@@ -168,8 +224,7 @@
 
   function render(page, views) {
     const season = views.season || {};
-
-    const meets = meetIds(season);
+    const meets = page.meets || meetIds(season);
     const columns = page.columns.map((column) =>
       el(
         "div",
@@ -181,7 +236,7 @@
         column.map((item) => line(item, season, meets))
       )
     );
-    return el("div", { class: "ukpl-season", style: "display: contents" }, note(season), columns);
+    return el("div", { class: "ukpl-season", style: "display: contents" }, page.note ? note(season, meets) : null, columns);
   }
 
   B.displayViews.ukpl_season = { title: "Season table", pages: pages, render: render };
