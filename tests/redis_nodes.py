@@ -3,12 +3,15 @@ killed by the test itself (Debian's ``redis-server``; a sentinel is ``redis-serv
 
 Every data server has the app's ACL user of docs/redis.md (``APP_RULES``) with ``APP_PASSWORD``;
 the ``default`` user is the operator's, with ``ADMIN_PASSWORD`` (replicas and the sentinel sign in
-with it)."""
+with it). Given ``acl`` (``documented_acl``: the ``ACL SETUSER`` lines docs/deploy.md tells an
+operator to run), a node starts with no user but ``default`` and has those lines run on it as it
+comes up instead, as an operator would."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import signal
 import subprocess
@@ -19,11 +22,54 @@ from pathlib import Path
 import redis
 
 from display.embedded.redis import APP_RULES, APP_USER
-from tests.utils import free_port
+from tests.utils import ROOT, free_port
 
 APP_PASSWORD = "app-password"
 ADMIN_PASSWORD = "admin-password"
 SERVICE = "backglass"
+SENTINEL_USER, SENTINEL_PASSWORD = "backglass-sentinel", "sentinel-password"
+DEPLOY = ROOT / "docs" / "deploy.md"
+PLACEHOLDERS = {
+    "ADMIN-PASSWORD": ADMIN_PASSWORD,
+    "SENTINEL-PASSWORD": SENTINEL_PASSWORD,
+    "PASSWORD": APP_PASSWORD,
+}
+
+Acl = list[list[str]]
+"""``ACL SETUSER`` commands, each as its arguments (``["ACL", "SETUSER", "backglass", ...]``)."""
+
+
+def documented_acl(heading: str, block: int = 0) -> Acl:
+    """The ``ACL SETUSER`` lines of code block number ``block`` (0: the first) of section
+    ``heading`` (a ``###`` title) of docs/deploy.md, with the placeholders PASSWORD,
+    ADMIN-PASSWORD and SENTINEL-PASSWORD replaced by the tests' passwords. Raises LookupError
+    when the section or the block is missing, or the block holds anything but such lines: the
+    test applies exactly what the page says."""
+    blocks: list[list[str]] = []  # the section's code blocks, by line
+    inside = fenced = False
+    for line in DEPLOY.read_text().splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+            if fenced and inside:
+                blocks.append([])
+        elif not fenced and line.startswith("#"):  # a heading (a "#" in a code block is not)
+            inside = line == f"### {heading}"
+        elif fenced and inside:
+            blocks[-1].append(line)
+    if len(blocks) <= block:
+        raise LookupError(f"docs/deploy.md has no code block {block} under '### {heading}'")
+    commands = []
+    for line in blocks[block]:
+        args = shlex.split(line)
+        if args[:2] != ["ACL", "SETUSER"]:
+            raise LookupError(f"not an ACL SETUSER line in '{heading}': {line}")
+        for n, arg in enumerate(args):
+            if arg.startswith(">"):  # a password: the whole placeholder, ">PASSWORD"
+                if arg[1:] not in PLACEHOLDERS:
+                    raise LookupError(f"unknown password placeholder {arg} in '{heading}'")
+                args[n] = f">{PLACEHOLDERS[arg[1:]]}"
+        commands.append(args)
+    return commands
 
 
 def redis_server() -> str:
@@ -47,19 +93,28 @@ def wait_until(check: object, timeout: float, what: str) -> None:
 
 
 class Node:
-    """One ``redis-server`` on 127.0.0.1 with its own directory; ``args`` are extra config."""
+    """One ``redis-server`` on 127.0.0.1 with its own directory; ``args`` are extra config;
+    ``acl``: commands run on it as soon as it answers (before anything else uses it)."""
 
-    def __init__(self, root: Path, name: str, args: list[str]) -> None:
+    def __init__(self, root: Path, name: str, args: list[str], acl: Acl | None = None) -> None:
         self.port = free_port()
         self.dir = root / name
         self.dir.mkdir(parents=True)
         self.args = args
+        self.acl = acl
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         args = [redis_server(), *self.args, "--port", str(self.port), "--bind", "127.0.0.1"]
         args += ["--dir", str(self.dir), "--logfile", str(self.dir / "redis.log")]
         self.process = subprocess.Popen(args, start_new_session=True, cwd=self.dir)
+        if self.acl is not None:
+            # the default user has no password yet: the operator's first connection
+            bare = redis.Redis(port=self.port, socket_timeout=2)
+            wait_until(bare.ping, 10, f"redis on port {self.port}")
+            for command in self.acl:
+                bare.execute_command(*command)
+            bare.close()
         wait_until(lambda: self.admin().ping(), 10, f"redis on port {self.port}")
 
     def admin(self) -> redis.Redis:
@@ -74,12 +129,18 @@ class Node:
             self.process = None
 
 
-def data_args() -> list[str]:
-    """A durable data server with the app's user, as docs/redis.md configures one."""
-    return [
+def data_args(acl: Acl | None = None) -> list[str]:
+    """A durable data server with the app's user, as docs/redis.md configures one; with ``acl``
+    the users are left to those commands (``Node``), only ``masterauth`` is configured."""
+    durable = [
         "--appendonly", "yes", "--appendfsync", "always", "--save", "",
         "--repl-diskless-sync-delay", "0",  # a replica syncs at once, not 5 s later
-        "--requirepass", ADMIN_PASSWORD, "--masterauth", ADMIN_PASSWORD,
+        "--masterauth", ADMIN_PASSWORD,
+    ]  # fmt: skip
+    if acl is not None:
+        return durable
+    return [
+        *durable, "--requirepass", ADMIN_PASSWORD,
         "--user", APP_USER, "reset", "on", f">{APP_PASSWORD}", *APP_RULES.split(),
     ]  # fmt: skip
 
@@ -88,19 +149,29 @@ class SentinelSet:
     """A master, ``replicas`` replicas of it and one sentinel watching them (quorum 1: one
     sentinel may decide a failover; production runs three, docs/deploy.md)."""
 
-    def __init__(self, root: Path, replicas: int = 2) -> None:
-        self.master = Node(root, "master", data_args())
-        self.replicas = [Node(root, f"replica-{n}", data_args()) for n in range(replicas)]
+    def __init__(
+        self,
+        root: Path,
+        replicas: int = 2,
+        acl: Acl | None = None,
+        sentinel_acl: Acl | None = None,
+    ) -> None:
+        self.master = Node(root, "master", data_args(acl), acl)
+        self.replicas = [Node(root, f"replica-{n}", data_args(acl), acl) for n in range(replicas)]
         self.sentinel_port = free_port()
         self.sentinel_dir = root / "sentinel"
         self.sentinel: subprocess.Popen[bytes] | None = None
+        # run on the sentinel once it answers; the app then signs in to it as SENTINEL_USER
+        self.sentinel_acl = sentinel_acl
 
     @property
     def url(self) -> str:
-        """REDIS_URL for the app: its ACL user on the master the sentinel names."""
-        return (
-            f"redis+sentinel://{APP_USER}:{APP_PASSWORD}@127.0.0.1:{self.sentinel_port}/{SERVICE}"
-        )
+        """REDIS_URL for the app: its ACL user on the master the sentinel names (and, with a
+        ``sentinel_acl``, its user on the sentinel)."""
+        url = f"redis+sentinel://{APP_USER}:{APP_PASSWORD}@127.0.0.1:{self.sentinel_port}/{SERVICE}"
+        if self.sentinel_acl is not None:
+            url += f"?sentinel_username={SENTINEL_USER}&sentinel_password={SENTINEL_PASSWORD}"
+        return url
 
     def start(self) -> None:
         self.master.start()
@@ -126,6 +197,12 @@ class SentinelSet:
         args += ["--bind", "127.0.0.1", "--dir", str(self.sentinel_dir)]
         args += ["--logfile", str(self.sentinel_dir / "sentinel.log")]
         self.sentinel = subprocess.Popen(args, start_new_session=True)
+        if self.sentinel_acl is not None:
+            bare = redis.Redis(port=self.sentinel_port, socket_timeout=2)
+            wait_until(bare.ping, 10, f"the sentinel on port {self.sentinel_port}")
+            for command in self.sentinel_acl:
+                bare.execute_command(*command)
+            bare.close()
         wait_until(self._sentinel_sees_replicas, 20, "the sentinel to find the replicas")
 
     def _replicas_linked(self) -> bool:
@@ -135,7 +212,11 @@ class SentinelSet:
         )
 
     def sentinel_client(self) -> redis.Redis:
-        return redis.Redis(port=self.sentinel_port, socket_timeout=2, decode_responses=True)
+        """The operator's client of the sentinel (the ``default`` user)."""
+        password = ADMIN_PASSWORD if self.sentinel_acl is not None else None
+        return redis.Redis(
+            port=self.sentinel_port, password=password, socket_timeout=2, decode_responses=True
+        )
 
     def _sentinel_sees_replicas(self) -> bool:
         found = self.sentinel_client().sentinel_slaves(SERVICE)
@@ -159,9 +240,12 @@ class SentinelSet:
 
 
 @contextlib.contextmanager
-def sentinel_set(root: Path, replicas: int = 2) -> Iterator[SentinelSet]:
-    """A started ``SentinelSet`` under ``root``, killed afterwards whatever happened."""
-    found = SentinelSet(root, replicas)
+def sentinel_set(
+    root: Path, replicas: int = 2, acl: Acl | None = None, sentinel_acl: Acl | None = None
+) -> Iterator[SentinelSet]:
+    """A started ``SentinelSet`` under ``root`` (``acl``: run on every data server as it starts,
+    ``sentinel_acl`` on the sentinel), killed afterwards whatever happened."""
+    found = SentinelSet(root, replicas, acl, sentinel_acl)
     try:
         found.start()
         yield found
@@ -174,14 +258,16 @@ class Cluster:
     joined by ``redis-cli --cluster create``), each owning an even share of the 16384 slots in
     port order: the first 0-5460, the second 5461-10922, the third 10923-16383 for three."""
 
-    def __init__(self, root: Path, masters: int = 3, replicas: int = 0) -> None:
+    def __init__(
+        self, root: Path, masters: int = 3, replicas: int = 0, acl: Acl | None = None
+    ) -> None:
         self.replicas = replicas
         self.nodes = []
         for n in range(masters * (1 + replicas)):
             bus = free_port()  # the cluster bus: set, since port + 10000 may not exist
             args = ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
             args += ["--cluster-node-timeout", "1000", "--cluster-port", str(bus)]
-            self.nodes.append(Node(root, f"node-{n}", [*data_args(), *args]))
+            self.nodes.append(Node(root, f"node-{n}", [*data_args(acl), *args], acl))
 
     @property
     def url(self) -> str:
@@ -232,10 +318,12 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def cluster(root: Path, masters: int = 3, replicas: int = 0) -> Iterator[Cluster]:
-    """A started ``Cluster`` under ``root`` (``replicas`` per master), killed afterwards whatever
-    happened."""
-    found = Cluster(root, masters, replicas)
+def cluster(
+    root: Path, masters: int = 3, replicas: int = 0, acl: Acl | None = None
+) -> Iterator[Cluster]:
+    """A started ``Cluster`` under ``root`` (``replicas`` per master; ``acl``: run on every node
+    as it starts), killed afterwards whatever happened."""
+    found = Cluster(root, masters, replicas, acl)
     try:
         found.start()
         yield found
