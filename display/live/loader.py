@@ -41,6 +41,8 @@ SLICE_SECONDS = 0.02
 """Longest stretch a load runs the rules without letting other requests in."""
 READ_COUNT = 2000
 """Records read per round trip while loading."""
+PRELOAD_SLICE = 100
+"""Tournaments whose summaries ``preload`` reads per round trip."""
 
 
 class Loader:
@@ -175,14 +177,18 @@ class Loader:
         competition follows others) and those whose summary is missing (a store from before
         summaries: loading writes it; they are let go when idle)."""
         replica = self.replica
-        summaries = await replica.summaries.read(list(replica.registered))
-        for tid, summary in summaries.items():
-            found = competitions.find(summary["format"]) if summary else None
-            if summary is None or (found is not None and found.observe is not None):
-                try:
-                    await self.load(tid)
-                except Exception as exc:  # Redis away: its first use loads it
-                    log.warning("%s: not loaded in the background: %s", tid, exc)
+        tids = list(replica.registered)
+        # In slices, each its own round trip: one reply for a thousand tournaments would hold
+        # the event loop (and every request just after ready) while it is parsed.
+        for first in range(0, len(tids), PRELOAD_SLICE):
+            summaries = await replica.summaries.read(tids[first : first + PRELOAD_SLICE])
+            for tid, summary in summaries.items():
+                found = competitions.find(summary["format"]) if summary else None
+                if summary is None or (found is not None and found.observe is not None):
+                    try:
+                        await self.load(tid)
+                    except Exception as exc:  # Redis away: its first use loads it
+                        log.warning("%s: not loaded in the background: %s", tid, exc)
 
 
 async def _advance_in_slices(live: LiveTournament, records: list[Record]) -> Touched:
