@@ -138,7 +138,7 @@ async def test_a_choice_not_yet_saved_survives_a_redraw(
     await expect(page.locator("#players-count")).to_have_text("(1)")
     await expect(page.locator(late)).to_have_value("keep-draw")
     await expect(
-        page.locator(f'#settings-table tr[data-key="late_corrections"] .meaning')
+        page.locator('#settings-table tr[data-key="late_corrections"] .meaning')
     ).to_have_text("accepted, and the draw stays until the TD re-seeds")
     await expect(page.locator(scale)).to_have_value("top-30")
     await page.click("#settings-form button[type=submit]")
