@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +16,7 @@ import httpx
 import pytest
 
 from display.competitions.machines.demo import plan_epc
-from tests.utils import free_port
+from tests.display.cli.demo_process import DemoProcess
 
 SIZE = ["--players", "8", "--machines", "3"]
 OWN = ("REDIS_URL", "BACKGLASS_DATA", "BACKGLASS_PREFIX", "BACKGLASS_TD_PASSWORD", "PORT")
@@ -32,69 +29,16 @@ def demo_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in OWN}
 
 
-class Demo:
-    """``python -m display demo epc …`` in ``cwd``, its output (stdout and stderr) read as it
-    comes."""
+class Demo(DemoProcess):
+    """``backglass demo epc …`` in ``cwd`` as a user who just ran ``scripts/demo``."""
 
     def __init__(self, cwd: Path, *args: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        argv = [sys.executable, "-m", "display", "demo", "epc", *args, "--port", str(self.port)]
-        self.process = subprocess.Popen(
-            argv, cwd=cwd, env=demo_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, start_new_session=True,
-        )  # fmt: skip
-        self.lines: list[str] = []
-        self.changed = threading.Condition()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            with self.changed:
-                self.lines.append(line.rstrip("\n"))
-                self.changed.notify_all()
-        with self.changed:
-            self.changed.notify_all()
-
-    @property
-    def text(self) -> str:
-        with self.changed:
-            return "\n".join(self.lines)
-
-    def wait_for(self, pattern: str | re.Pattern[str], timeout: float = 60) -> str:
-        """The first line matching ``pattern`` (a substring or a regex); fails on exit or
-        timeout, showing the output."""
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while True:
-                for line in self.lines:
-                    if pattern.search(line) if isinstance(pattern, re.Pattern) else pattern in line:
-                        return line
-                left = deadline - time.monotonic()
-                if left <= 0 or self.process.poll() is not None:
-                    pytest.fail(f"no {pattern!r} in the demo's output:\n" + "\n".join(self.lines))
-                self.changed.wait(min(left, 0.2))
+        super().__init__(cwd, demo_env(), "epc", *args)
 
     def serving(self) -> str:
         """Wait until it serves with nothing left to push; returns its TD password."""
         self.wait_for("The server keeps running at")
         return password(self.text)
-
-    def stop(self) -> int:
-        """Ctrl-C, as a user stops it; returns the exit code."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGINT)
-        try:
-            code = self.process.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            code = self.process.wait()
-        self.reader.join(10)
-        assert self.process.stdout is not None
-        self.process.stdout.close()
-        return code
 
 
 @pytest.fixture
@@ -154,7 +98,7 @@ def test_a_second_run_continues_the_demo_with_the_first_runs_password(
     # the first one's password and session go on working on both.
     beside = Demo(tmp_path, *SIZE, "--fast")
     demos.append(beside)
-    line = beside.wait_for("Another demo (pid ")
+    line = beside.line("Another demo (pid ")
     assert f"pid {first.process.pid} at {first.url}) plays epc on .data/demo" in line
     assert password(beside.text) == secret
     assert beside.stop() == 0
@@ -167,7 +111,7 @@ def test_a_second_run_continues_the_demo_with_the_first_runs_password(
     again = Demo(tmp_path, *SIZE, "--fast")
     demos.append(again)
     assert again.serving() == secret
-    line = again.wait_for("Continuing the demo tournament epc: ")
+    line = again.line("Continuing the demo tournament epc: ")
     played = int(line.split(": ")[1].split(" of ")[0])
     assert 0 < played < len(plan.games), line
     assert f"{played} of {len(plan.games)} games played before" in line

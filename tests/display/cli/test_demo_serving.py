@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
-import sys
-import threading
 import time
 import uuid
 from collections.abc import Iterator
@@ -20,64 +16,20 @@ import pytest
 import redis
 
 from tests.cases import UKPL
-from tests.utils import free_port
+from tests.display.cli.demo_process import DemoProcess
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
-class Run:
-    """``python -m display demo ARGS --port P``, stdout and stderr read line by line as they come."""
+class Run(DemoProcess):
+    """``python -m display demo ARGS`` from the repository's root with ``env``."""
 
     def __init__(self, env: dict[str, str], *args: str) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        argv = [sys.executable, "-m", "display", "demo", *args, "--port", str(self.port)]
-        self.process = subprocess.Popen(
-            argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-            text=True, start_new_session=True,
-        )  # fmt: skip
-        self.lines: list[str] = []
-        self.changed = threading.Condition()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            with self.changed:
-                self.lines.append(line.rstrip("\n"))
-                self.changed.notify_all()
-        with self.changed:
-            self.changed.notify_all()
-
-    def wait_for(self, pattern: str, timeout: float = 120) -> int:
-        """The index of the first line holding ``pattern``; fails on exit or timeout."""
-        deadline = time.monotonic() + timeout
-        with self.changed:
-            while True:
-                for n, line in enumerate(self.lines):
-                    if pattern in line:
-                        return n
-                left = deadline - time.monotonic()
-                if left <= 0 or self.process.poll() is not None:
-                    pytest.fail(f"no {pattern!r} in the output:\n" + "\n".join(self.lines))
-                self.changed.wait(min(left, 0.2))
+        super().__init__(ROOT, env, *args)
 
     def interrupt(self) -> int:
-        """Ctrl-C as a user stops it; the exit code (killed after 30 s)."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGINT)
-        try:
-            return self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-            raise
-
-    @property
-    def text(self) -> str:
-        with self.changed:
-            return "\n".join(self.lines)
+        """Ctrl-C as a user stops it; the exit code."""
+        return self.stop()
 
 
 @pytest.fixture
@@ -102,12 +54,7 @@ def runs() -> Iterator[list[Run]]:
     started: list[Run] = []
     yield started
     for run in started:
-        if run.process.poll() is None:
-            os.killpg(run.process.pid, signal.SIGKILL)
-            run.process.wait()
-        run.reader.join(10)
-        assert run.process.stdout is not None
-        run.process.stdout.close()
+        run.stop()
 
 
 def test_demo_ukpl_prints_its_standings_then_keeps_serving(
