@@ -9,6 +9,7 @@ reloads always gets the code the server has, never a stale cached copy.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 
 from starlette.requests import Request
@@ -128,6 +129,34 @@ def not_found(request: Request) -> Response:
     return render(request, "not_found.html", status=404, tid=tid)
 
 
+Finder = Callable[[Request], Mapping[str, object] | None]
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def tournament_page(
+    about: str,
+    template: str,
+    find: Finder = tournament_or_none,
+    query: tuple[str, ...] = (),
+    **fixed: object,
+) -> Endpoint:
+    """An endpoint rendering ``template`` for the path's ``{tournament}``, described by ``about``
+    (its docstring): its page ``config`` holds the tournament's id, each ``query`` parameter of
+    the request (None when absent) and the ``fixed`` values. ``find`` says which tournaments
+    have this page (e.g. only a format's own); for any other, or an unknown id, the 404 page."""
+
+    async def page(request: Request) -> Response:
+        tournament = find(request)
+        if tournament is None:
+            return not_found(request)
+        config = {"tournament": tournament["id"], **fixed}
+        config.update({name: request.query_params.get(name) for name in query})
+        return render(request, template, tournament=tournament, config=config)
+
+    page.__doc__ = about
+    return page
+
+
 def number(raw: str | None, default: float, low: float, high: float) -> float:
     """A query parameter as a number clamped to [low, high]; the default when absent or invalid."""
     try:
@@ -178,22 +207,16 @@ async def display(request: Request) -> Response:
     )  # fmt: skip
 
 
-async def steward(request: Request) -> Response:
-    """The steward page: push scores to the path's tournament."""
-    tournament = tournament_or_none(request)
-    if tournament is None:
-        return not_found(request)
-    config = {"tournament": tournament["id"]}
-    return render(request, "steward.html", tournament=tournament, config=config)
+steward = tournament_page(
+    "The steward page: push scores to the path's tournament.",
+    "steward.html",
+)
 
-
-async def standings(request: Request) -> Response:
-    """The players' page; ``player``: open that player's line."""
-    tournament = tournament_or_none(request)
-    if tournament is None:
-        return not_found(request)
-    config = {"tournament": tournament["id"], "player": request.query_params.get("player")}
-    return render(request, "standings.html", tournament=tournament, config=config)
+standings = tournament_page(
+    "The players' page; ``player``: open that player's line.",
+    "standings.html",
+    query=("player",),
+)
 
 
 routes = [

@@ -7,7 +7,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from display import competitions
-from display.http.pages import not_found, render, tournament_or_none
+from display.http.pages import not_found, render, tournament_or_none, tournament_page
 
 PHONE_VIEWS = ("country_groups", "four_ball", "country_final")
 
@@ -19,16 +19,11 @@ def _country(request: Request) -> dict[str, object] | None:
     return tournament
 
 
-async def team_entry(request: Request) -> Response:
-    """Stewards and the TD enter a match's two machines, a 4-ball game or a play-off; the TD also
-    records penalties, voids and advances the stage (EPC 2009, EPC Country Competition)."""
-    tournament = _country(request)
-    if tournament is None:
-        return not_found(request)
-    config = {"tournament": tournament["id"]}
-    return render(
-        request, "competitions/epc_country/entry.html", tournament=tournament, config=config
-    )
+team_entry = tournament_page(
+    "Stewards and the TD enter a match's two machines, a 4-ball game or a play-off; the TD also records penalties, voids and advances the stage (EPC 2009, EPC Country Competition).",
+    "competitions/epc_country/entry.html",
+    _country,
+)
 
 
 async def phones(request: Request) -> Response:

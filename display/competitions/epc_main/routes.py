@@ -23,8 +23,6 @@ Pages: ``/t/{t}/stages`` (the TD's stage desk: sign in, then a button for every 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import Response
@@ -32,7 +30,7 @@ from starlette.routing import Route
 
 from display.errors import ApiError
 from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
-from display.http.pages import not_found, render, tournament_or_none
+from display.http.pages import tournament_page
 from display.http.schemas import Body, Id, Name
 
 EPC_FORMATS = ("epc-main", "epc-classic", "epc-kids")
@@ -168,19 +166,17 @@ async def reseed(request: Request) -> Response:
     return await _one(request, ReseedIn, "reseeded")
 
 
-def _page(public: bool) -> Callable[[Request], Awaitable[Response]]:
-    """The stages page: the TD's desk, or with ``public`` the players' picture without buttons."""
+stages_page = tournament_page(
+    "The stages page: the TD's desk (buttons for every stage record).",
+    "competitions/epc_main/stages.html",
+    public=False,
+)
 
-    async def page(request: Request) -> Response:
-        tournament = tournament_or_none(request)
-        if tournament is None:
-            return not_found(request)
-        config = {"tournament": tournament["id"], "public": public}
-        return render(
-            request, "competitions/epc_main/stages.html", tournament=tournament, config=config
-        )
-
-    return page
+public_stages_page = tournament_page(
+    "The stages page as the players' picture, without buttons.",
+    "competitions/epc_main/stages.html",
+    public=True,
+)
 
 
 routes = [
@@ -193,6 +189,6 @@ routes = [
     Route("/api/t/{tournament}/epc/faults", fault, methods=["POST"]),
     Route("/api/t/{tournament}/epc/reopen", reopen, methods=["POST"]),
     Route("/api/t/{tournament}/epc/reseed", reseed, methods=["POST"]),
-    Route("/t/{tournament}/stages", _page(public=False), methods=["GET"]),
-    Route("/t/{tournament}/epc", _page(public=True), methods=["GET"]),
+    Route("/t/{tournament}/stages", stages_page, methods=["GET"]),
+    Route("/t/{tournament}/epc", public_stages_page, methods=["GET"]),
 ]

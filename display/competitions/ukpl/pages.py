@@ -8,11 +8,10 @@ follows the meeting live. ``/t/{t}/season``: the region's season table on a phon
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import Response
 from starlette.routing import Route
 
 from display.competitions.ukpl.state import UkplState
-from display.http.pages import not_found, render, services, tournament_or_none
+from display.http.pages import services, tournament_or_none, tournament_page
 
 
 def meeting_or_none(request: Request) -> dict[str, object] | None:
@@ -24,22 +23,18 @@ def meeting_or_none(request: Request) -> dict[str, object] | None:
     return tournament if isinstance(live.state, UkplState) else None
 
 
-async def adjust_page(request: Request) -> Response:
-    """The TD's adjustments page (UKPL 2E, 6A, 6C, 7A-7D); the 404 page if not a UKPL meeting."""
-    tournament = meeting_or_none(request)
-    if tournament is None:
-        return not_found(request)
-    config = {"tournament": tournament["id"]}
-    return render(request, "competitions/ukpl/adjust.html", tournament=tournament, config=config)
+adjust_page = tournament_page(
+    "The TD's adjustments page (UKPL 2E, 6A, 6C, 7A-7D); the 404 page if not a UKPL meeting.",
+    "competitions/ukpl/adjust.html",
+    meeting_or_none,
+)
 
-
-async def season_page(request: Request) -> Response:
-    """The season table for phones; ``player``: open that player's line."""
-    tournament = meeting_or_none(request)
-    if tournament is None:
-        return not_found(request)
-    config = {"tournament": tournament["id"], "player": request.query_params.get("player")}
-    return render(request, "competitions/ukpl/season.html", tournament=tournament, config=config)
+season_page = tournament_page(
+    "The season table for phones; ``player``: open that player's line.",
+    "competitions/ukpl/season.html",
+    meeting_or_none,
+    ("player",),
+)
 
 
 routes = [
