@@ -12,6 +12,7 @@ import pytest
 from playwright.async_api import Page
 
 from tests.browser.conftest import NewPage
+from tests.display.live.test_mergepatch import RFC_7386_APPENDIX_A
 
 pytestmark = pytest.mark.browser
 
@@ -34,25 +35,6 @@ window.live = new Backglass.Live("t1", {
 }).start();
 """
 
-# RFC 7386, Appendix A
-RFC_7386_EXAMPLES: list[tuple[Any, Any, Any]] = [
-    ({"a": "b"}, {"a": "c"}, {"a": "c"}),
-    ({"a": "b"}, {"b": "c"}, {"a": "b", "b": "c"}),
-    ({"a": "b"}, {"a": None}, {}),
-    ({"a": "b", "b": "c"}, {"a": None}, {"b": "c"}),
-    ({"a": ["b"]}, {"a": "c"}, {"a": "c"}),
-    ({"a": "c"}, {"a": ["b"]}, {"a": ["b"]}),
-    ({"a": {"b": "c"}}, {"a": {"b": "d", "c": None}}, {"a": {"b": "d"}}),
-    ({"a": [{"b": "c"}]}, {"a": [1]}, {"a": [1]}),
-    (["a", "b"], ["c", "d"], ["c", "d"]),
-    ({"a": "b"}, ["c"], ["c"]),
-    ({"a": "foo"}, None, None),
-    ({"a": "foo"}, "bar", "bar"),
-    ({"e": None}, {"a": 1}, {"e": None, "a": 1}),
-    ([1, 2], {"a": "b", "c": None}, {"a": "b"}),
-    ({}, {"a": {"bb": {"ccc": None}}}, {"a": {"bb": {}}}),
-]
-
 
 async def client_page(new_page: NewPage) -> Page:
     page = await new_page()
@@ -74,7 +56,7 @@ async def sockets(page: Page) -> list[dict[str, Any]]:
 
 async def test_merge_patch_follows_rfc_7386(new_page: NewPage) -> None:
     page = await client_page(new_page)
-    for target, patch, result in RFC_7386_EXAMPLES:
+    for target, patch, result in RFC_7386_APPENDIX_A:
         got = await page.evaluate("([t, p]) => Backglass.mergePatch(t, p)", [target, patch])
         assert got == result, (target, patch)
     unchanged = await page.evaluate(
