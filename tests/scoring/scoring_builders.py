@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scoring import Entry, Format, Machine, Player, Tournament, rebuild
+from scoring import Entry, Format, Machine, Player, Tournament, rebuild, record_entry
+from scoring.errors import EntryNotAllowed
 
 
 def build(
@@ -46,3 +47,30 @@ def table(tournament: Tournament, machine: str) -> list[tuple[str, int, int | No
 def standings(tournament: Tournament) -> list[tuple[str, int | None, Any, str | None]]:
     """Standings as ``(player, place, total, band)`` tuples, best first."""
     return [(r.player, r.place, r.total, r.band) for r in tournament.standings.rows]
+
+
+def incremental_and_rebuilt(
+    fmt: Format,
+    settings: Mapping[str, Any],
+    players: list[Player],
+    machines: list[Machine],
+    rows: Iterable[tuple[str, str, int]],
+    rnd: Any,
+) -> tuple[Tournament, Tournament]:
+    """The two sides of the format property "recording one by one equals a rebuild" (architecture
+    principle 7): ``(player, machine, score)`` rows recorded one at a time onto an empty
+    tournament (a row the rules refuse, ``EntryNotAllowed``, is skipped), and a rebuild from
+    the accepted entries with players and machines registered in another order (shuffled by
+    ``rnd``, a ``random.Random``)."""
+    incremental = rebuild(fmt, settings, players, machines, [])
+    accepted = []
+    for seq, (p, m, s) in enumerate(rows, start=1):
+        try:
+            incremental = record_entry(incremental, Entry(seq, p, m, s))
+        except EntryNotAllowed:
+            continue
+        accepted.append(Entry(seq, p, m, s))
+    shuffled_players, shuffled_machines = list(players), list(machines)
+    rnd.shuffle(shuffled_players)
+    rnd.shuffle(shuffled_machines)
+    return incremental, rebuild(fmt, settings, shuffled_players, shuffled_machines, accepted)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from test_epc_stages import uncited
 
 import scoring.epc.classic
-from scoring import Entry, Machine, Player, SettingsError, Tournament, rebuild, record_entry
+from scoring import Entry, Machine, Player, SettingsError, Tournament, record_entry
 from scoring.epc.classic import (
     EPC_CLASSIC,
     ClassicConfig,
@@ -25,8 +25,7 @@ from scoring.epc.classic import (
 )
 from scoring.epc.errors import MachineClosed, QualifyingClosed, UnresolvedTie
 from scoring.epc.finals import play_game
-from scoring.errors import EntryNotAllowed
-from tests.scoring.scoring_builders import build, table
+from tests.scoring.scoring_builders import build, incremental_and_rebuilt, table
 
 EIGHT = [str(m) for m in range(1, 9)]
 
@@ -265,17 +264,7 @@ def test_incremental_equals_rebuild_and_places_are_distinct(
     }
     players = [Player(p, p) for p in "ABCDEF"]
     machines = [Machine(m, m) for m in EIGHT[:5]]
-    t = rebuild(EPC_CLASSIC, setting, players, machines, [])
-    accepted = []
-    for seq, (p, m, s) in enumerate(rows, start=1):
-        try:
-            t = record_entry(t, Entry(seq, p, m, s))
-        except EntryNotAllowed:
-            continue
-        accepted.append(Entry(seq, p, m, s))
-    rnd.shuffle(players)
-    rnd.shuffle(machines)
-    full = rebuild(EPC_CLASSIC, setting, players, machines, accepted)
+    t, full = incremental_and_rebuilt(EPC_CLASSIC, setting, players, machines, rows, rnd)
     assert (full.tables, full.standings) == (t.tables, t.standings)
     held = [p for p in holders(t).values() if p is not None]
     assert len(held) == len(set(held))

@@ -11,11 +11,10 @@ from hypothesis import strategies as st
 from test_epc_stages import uncited
 
 import scoring.epc.kids
-from scoring import Entry, Machine, Player, SettingsError, Tournament, rebuild, record_entry
+from scoring import Entry, Machine, Player, SettingsError, Tournament, record_entry
 from scoring.epc.errors import QualifyingClosed, WrongMachine
 from scoring.epc.kids import EPC_KIDS, KidsConfig
-from scoring.errors import EntryNotAllowed
-from tests.scoring.scoring_builders import build, table
+from tests.scoring.scoring_builders import build, incremental_and_rebuilt, table
 
 DAY = [
     ("K", "Amy", 12_000), ("K", "Ben", 30_000), ("K", "Cal", 8_000), ("K", "Amy", 41_000),
@@ -112,17 +111,7 @@ def test_incremental_equals_rebuild(
     places follow the tie setting."""
     setting = {"ties": ties, "closed_after": close}
     players, machines = [Player(p, p) for p in "ABCDE"], [Machine(m, m) for m in "KL"]
-    t = rebuild(EPC_KIDS, setting, players, machines, [])
-    accepted = []
-    for seq, (p, m, s) in enumerate(rows, start=1):
-        try:
-            t = record_entry(t, Entry(seq, p, m, s))
-        except EntryNotAllowed:
-            continue
-        accepted.append(Entry(seq, p, m, s))
-    rnd.shuffle(players)
-    rnd.shuffle(machines)
-    full = rebuild(EPC_KIDS, setting, players, machines, accepted)
+    t, full = incremental_and_rebuilt(EPC_KIDS, setting, players, machines, rows, rnd)
     assert (full.tables, full.standings) == (t.tables, t.standings)
     placed = [r for r in t.standings.rows if r.place is not None]
     for row in placed:
