@@ -1,4 +1,6 @@
-"""``scoring/`` stays pure and documented (the project's conventions: pure, explicit config objects, cited sections), checked with ``ast``."""
+"""``scoring/`` stays pure and documented (the project's conventions: pure, explicit config
+objects, cited sections, seeded randomness), checked with ``ast`` on every module, so a new one
+is covered without being listed."""
 
 from __future__ import annotations
 
@@ -12,15 +14,32 @@ SCORING = Path(__file__).resolve().parents[2] / "scoring"
 MODULES = sorted(SCORING.rglob("*.py"))
 FORBIDDEN = {"asyncio", "redis", "starlette", "display", "time"}
 PLUMBING = {"__init__.py", "errors.py", "model.py", "settings.py", "tournament.py"}
-"""Modules without rules of their own (data shapes, errors, settings parsing, the per-machine
-engine's plumbing); every other module holds rules, and its public functions, classes and methods
-must cite the section they implement. A new rule module is covered without being listed."""
-RULE_MODULES = sorted(str(p.relative_to(SCORING)) for p in MODULES if p.name not in PLUMBING)
-CITATION = re.compile(
-    r"EPC\s+2009,\s+(EPC\s+(Qualifying|Quarter-Finals|Semi-Finals|Finals|Classic|Country)"
-    r"|UK\s+Pinball\s+Kids)"
-    r"|UKPL\s+\d[A-G]|FWPL\s+\d"
-)
+"""Top-level modules without rules of their own (data shapes, errors, settings parsing, the
+per-machine engine's plumbing); every other module holds rules, and its public functions, classes
+and methods must cite the section they implement."""
+DOCUMENTS = {
+    "epc": re.compile(
+        r"EPC\s+2009,\s+(EPC\s+(Qualifying|Quarter-Finals|Semi-Finals|Finals|Classic|Country)"
+        r"|UK\s+Pinball\s+Kids)"
+    ),
+    "ukpl": re.compile(r"UKPL\s+\d[A-G]"),
+    "fwpl": re.compile(r"FWPL\s+\d"),
+}
+"""A competition's package cites its own rule document, in every module (plumbing included):
+EPC 2009 and a section, UKPL rules 1A-7G, FWPL rules by number."""
+CITATION = re.compile("|".join(f"({d.pattern})" for d in DOCUMENTS.values()))
+"""Shared modules at the top level may cite any of the documents."""
+
+
+def citation_for(path: Path) -> re.Pattern[str] | None:
+    """The citation the public definitions of ``path`` must carry; None: it has no rules."""
+    package = path.relative_to(SCORING).parts[0]
+    if package in DOCUMENTS:
+        return DOCUMENTS[package]
+    return None if path.name in PLUMBING else CITATION
+
+
+CITING = [p for p in MODULES if citation_for(p) is not None]
 
 
 def imported(tree: ast.Module) -> set[str]:
@@ -34,9 +53,10 @@ def imported(tree: ast.Module) -> set[str]:
 
 
 def test_the_package_is_found() -> None:
-    found = set(RULE_MODULES)
+    found = {str(p.relative_to(SCORING)) for p in CITING}
     assert found >= {"ranking.py", "corrections.py", "machine_faults.py", "epc/qualifying.py"}
     assert found >= {"epc/country/match.py", "ukpl/games.py", "ukpl/region.py", "fwpl/games.py"}
+    assert found >= {"epc/errors.py", "fwpl/__init__.py", "ukpl/adjust.py", "epc/kids.py"}
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SCORING)))
@@ -74,13 +94,28 @@ def public_definitions(tree: ast.Module) -> list[tuple[str, ast.AST]]:
     return found
 
 
-@pytest.mark.parametrize("name", RULE_MODULES)
-def test_every_public_rule_definition_cites_its_section(name: str) -> None:
-    """public rule functions give the rule section they implement."""
-    tree = ast.parse((SCORING / name).read_text(encoding="utf-8"))
+@pytest.mark.parametrize("path", CITING, ids=lambda p: str(p.relative_to(SCORING)))
+def test_every_public_rule_definition_cites_its_section(path: Path) -> None:
+    """public rule functions, classes and methods give the section they implement, of their
+    competition's own document (``DOCUMENTS``)."""
+    citation = citation_for(path)
+    assert citation is not None
     missing = [
         qualname
-        for qualname, node in public_definitions(tree)
-        if not CITATION.search(ast.get_docstring(node) or "")  # type: ignore[arg-type]
+        for qualname, node in public_definitions(ast.parse(path.read_text(encoding="utf-8")))
+        if not citation.search(ast.get_docstring(node) or "")  # type: ignore[arg-type]
     ]
     assert missing == []
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SCORING)))
+def test_randomness_only_from_a_seed(path: Path) -> None:
+    """Draws (FWPL 5 and 6.5, EPC 2009 EPC Country groups) come from ``random.Random(seed)``,
+    never from the module-level generator (``random.choice``, ``random.shuffle``...), so a
+    replay of the log draws the same."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        value = node.value if isinstance(node, ast.Attribute) else None
+        if isinstance(node, ast.Attribute) and isinstance(value, ast.Name) and value.id == "random":
+            assert node.attr == "Random", f"{path.name}: random.{node.attr}"
+        if isinstance(node, ast.ImportFrom) and node.module == "random":
+            assert [a.name for a in node.names] == ["Random"], path.name

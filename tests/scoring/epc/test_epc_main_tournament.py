@@ -9,7 +9,6 @@ from collections.abc import Iterator
 
 import pytest
 
-import scoring.epc.main_tournament
 from scoring import EPC_QUALIFYING, Entry, SettingsError, UnknownPlayer
 from scoring.epc.errors import StageNotReady
 from scoring.epc.main_tournament import (
@@ -34,7 +33,6 @@ from scoring.epc.main_tournament import (
     start_semifinals,
 )
 from scoring.errors import EntryNotAllowed, MachineAlreadyPlayed
-from tests.scoring.epc.test_epc_stages import uncited
 from tests.scoring.scoring_builders import build
 
 MACHINES = ("M1", "M2", "M3", "M4")
@@ -225,8 +223,3 @@ def test_a_tie_in_a_game_waits_for_its_play_off() -> None:
         start_finals(state, {})
     state = record_playoff(state, "A", list(game.players))
     assert state.result("A") is not None
-
-
-def test_every_public_definition_cites_its_section() -> None:
-    """public rule functions, classes and methods give the section they implement."""
-    assert uncited(scoring.epc.main_tournament) == []

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-import scoring.epc.side_tournaments
 from scoring import EPC_CLASSIC, EPC_KIDS, Entry, SettingsError, UnknownMachine, UnknownPlayer
 from scoring.epc.classic import FaultDecision
 from scoring.epc.errors import StageNotReady
@@ -26,7 +25,6 @@ from scoring.epc.side_tournaments import (
     with_fault,
 )
 from scoring.errors import EntryNotAllowed, MachineAlreadyPlayed
-from tests.scoring.epc.test_epc_stages import uncited
 from tests.scoring.scoring_builders import build
 
 EIGHT = [str(m) for m in range(1, 9)]
@@ -134,8 +132,3 @@ def test_a_fault_is_decided_once_while_qualifying_runs() -> None:
         check_fault_allowed(classic(CLOSED), "4")
     decided = with_fault(classic(), "3", FaultDecision("replace", 2, ("P3", "Z")))
     assert decided.faults == {"3": ("replace", ("P3", "Z"))}
-
-
-def test_every_public_definition_cites_its_section() -> None:
-    """public rule functions, classes and methods give the section they implement."""
-    assert uncited(scoring.epc.side_tournaments) == []

@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-import ast
 import doctest
-import re
-from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -322,18 +319,3 @@ def test_settings() -> None:
 def test_docstring_examples() -> None:
     """The examples in the module's docstrings (UKPL 2E, 7C) hold."""
     assert doctest.testmod(scoring.ukpl.adjust).failed == 0
-
-
-def test_every_public_definition_cites_its_section() -> None:
-    """(tests/scoring/test_purity.py checks the older rule modules the same way): every
-    public function, class and method here names the UKPL section it implements."""
-    tree = ast.parse(Path(scoring.ukpl.adjust.__file__).read_text(encoding="utf-8"))
-    public = [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_")
-    ]
-    missing = [
-        n.name for n in public if not re.search(r"UKPL\s+\d[A-G]", ast.get_docstring(n) or "")
-    ]
-    assert missing == []

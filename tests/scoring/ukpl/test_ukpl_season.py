@@ -15,13 +15,10 @@ follow UKPL 3D (1st 20, 2nd 19, ...):
 
 from __future__ import annotations
 
-import ast
 import doctest
 import random
-import re
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -337,21 +334,6 @@ def test_settings() -> None:
 def test_docstring_examples() -> None:
     """The examples in the module's docstrings (UKPL 3E, 3F) hold."""
     assert doctest.testmod(scoring.ukpl.season).failed == 0
-
-
-def test_every_public_definition_cites_its_section() -> None:
-    """(tests/scoring/test_purity.py checks the older rule modules the same way): every
-    public function, class and method here names the UKPL section it implements."""
-    tree = ast.parse(Path(scoring.ukpl.season.__file__).read_text(encoding="utf-8"))
-    public = [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.ClassDef) and not node.name.startswith("_")
-    ]
-    missing = [
-        n.name for n in public if not re.search(r"UKPL\s+\d[A-G]", ast.get_docstring(n) or "")
-    ]
-    assert missing == []
 
 
 # --- properties -------------------------------------------------------------------------------
