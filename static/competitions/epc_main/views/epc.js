@@ -72,6 +72,19 @@
     return panel(title, meta, [...rows, ...notes], "epc-game");
   }
 
+  /* True when the reading distance made the board's font larger than the board as designed
+   * (display.js sets the font and --design-font): the design's own enlargements of a view
+   * (.epc-big, a game's taller rows) would then only cost rows and room for names, so views mark
+   * their root "epc-far" and views.css drops them; the text stays at least the distance's size. */
+  function far() {
+    const board = document.getElementById("display");
+    const stage = document.getElementById("stage");
+    if (!board || !stage) return false;
+    const designed = parseFloat(getComputedStyle(board).getPropertyValue("--design-font"));
+    const font = parseFloat(getComputedStyle(stage).fontSize);
+    return designed > 0 && font > designed * 1.05;
+  }
+
   function stageOf(views) {
     return (views.stage || {}).stage || "";
   }
@@ -83,6 +96,7 @@
     panel: panel,
     gamePanel: gamePanel,
     stageOf: stageOf,
+    far: far,
   };
 
   /* "epc": whichever stage view is current. */
