@@ -271,10 +271,12 @@
     return Math.max(1, Math.floor((stage.clientWidth + gap) / (em * font + gap)));
   }
 
-  /* Rows of a plugin's column that fit the stage: build(n) -> a column node with n rows. */
-  function fitRows(build) {
-    const one = probe(() => build(1));
-    const two = probe(() => build(2));
+  /* Rows of a plugin's column that fit the stage: build(n) -> a column node with n rows; drawn
+   * as wide as one of ``across`` columns of the board's grid when given (a head that wraps when
+   * narrow is measured so), else at the probe's width. */
+  function fitRows(build, across) {
+    const one = probe(() => build(1), across);
+    const two = probe(() => build(2), across);
     const rowH = two.offsetHeight - one.offsetHeight;
     const baseH = one.offsetHeight - rowH;
     one.remove();
@@ -283,13 +285,50 @@
     return Math.max(1, Math.floor((stage.clientHeight - baseH) / rowH + 0.01));
   }
 
-  function probe(build) {
+  function probe(build, across) {
     state.measuring = true;
     try {
-      return mount(build());
+      const box = mount(build());
+      if (across) {
+        const gap = (parseFloat(getComputedStyle(stage).fontSize) || 16) * 0.9; // .columns' gap
+        box.style.width = (stage.clientWidth - gap * (across - 1)) / across + "px";
+      }
+      return box;
     } finally {
       state.measuring = false;
     }
+  }
+
+  /* A plugin's tables of rows into columns of the stage's height: items [{key, rows}] in order,
+   * column(parts) -> a column node drawing parts [{key, from, to}] (rows from..to of that item;
+   * to may pass its last row while measuring: draw rows again). A table that fits a column's
+   * rest stays whole, else it starts the next column; one longer than a column is split across
+   * columns. ``across``: columns a page (their width). -> [[part, ...], ...], a list a column. */
+  function packColumns(items, column, across) {
+    const columns = [];
+    let current = [];
+    for (const item of items) {
+      const rows = Math.max(1, item.rows);
+      let from = 0;
+      while (from < rows) {
+        const room = fitRows((n) => column([...current, { key: item.key, from: from, to: from + n }]), across);
+        // fitRows says 1 also where nothing more fits: below a table, only 2 or more is room
+        if (current.length && room < 2) {
+          columns.push(current);
+          current = [];
+          continue;
+        }
+        const to = Math.min(rows, from + room);
+        current.push({ key: item.key, from: from, to: to });
+        from = to;
+        if (from < rows) {
+          columns.push(current);
+          current = [];
+        }
+      }
+    }
+    if (current.length) columns.push(current);
+    return columns;
   }
 
   function mount(node) {
@@ -859,6 +898,8 @@
       flash: (view, key) => flash("p:" + view + ":" + key),
       // how many rows fit the stage's height: build(n) draws a column of n rows as the view does
       fitRows: fitRows,
+      // tables of rows packed into columns that fit the stage (packColumns)
+      packColumns: packColumns,
       // how many columns of `em` (of the board's font) fit the stage's width (fewer where a
       // name did not fit whole in that many)
       columns: (em) => narrowed(view, columnsOf(em)),
