@@ -5,9 +5,9 @@
   "use strict";
   const B = window.Backglass;
   const el = B.el;
-  const ROWS_PER_COLUMN = 17;
   const MACHINE_EM = 16; // a machine table's narrowest readable column, in the board's em
   const TABLE_EM = 24; // the quarter-final table's
+  const PAIR_EM = 18; // a pair's card's
 
   function qf(views) {
     return views.quarterfinal || null;
@@ -45,8 +45,10 @@
     return K.panel("Pair " + key, done ? "done" : "", [el("div", { class: "epc-sub" }, machines), ...rows], "epc-pair");
   }
 
-  function machineCard(views, id, rows) {
+  /* A machine's table, rows ``from``..``to`` of ``all`` (drawn again past its end when measuring). */
+  function machineCard(views, id, all, from, to) {
     const K = B.epc;
+    const rows = again(all, from, to);
     const body = rows.map(([number, row]) =>
       el(
         "div",
@@ -57,9 +59,19 @@
         el("span", { class: "points" }, B.fmt.points(row.points))
       )
     );
-    if (rows.length === 0) body.push(el("div", { class: "epc-row epc-empty" }, "No games yet"));
+    // a table with no games is one row; measured as more (to - from), it is drawn as that many
+    for (let i = body.length; i < (all.length ? 0 : Math.max(1, to - from)); i++) {
+      body.push(el("div", { class: "epc-row epc-empty" }, "No games yet"));
+    }
     const doc = views["quarterfinal/" + id] || {};
-    return K.panel(K.machineName(views, id), (doc.games || 0) + " games", body);
+    const meta = from > 0 ? "continued" : (doc.games || 0) + " games";
+    return K.panel(K.machineName(views, id), meta, body);
+  }
+
+  /* Rows from..to of ``all``, the first ones again past its end (a probe of more rows). */
+  function again(all, from, to) {
+    if (all.length === 0) return [];
+    return Array.from({ length: Math.max(0, to - from) }, (_, i) => all[(from + i) % all.length]);
   }
 
   function tableColumn(views, rows, from, to) {
@@ -67,7 +79,7 @@
     return K.panel(
       "Quarter-final table",
       from > 0 ? "places " + (from + 1) + "–" + Math.min(to, rows.length) : "top 8 to the semi-finals",
-      rows.slice(from, to).map(([number, row]) =>
+      again(rows, from, to).map(([number, row]) =>
         el(
           "div",
           {
@@ -89,63 +101,111 @@
     );
   }
 
+  /* The pairs in units of one group's pairs a line (``across`` a line), in order: group B
+   * (round 1) first. -> [{group, pairs: [[key, pair], ...]}] */
+  function pairUnits(doc, across) {
+    const pairs = Object.entries(doc.pairs || {}).sort(
+      (a, b) => (a[1].group === b[1].group ? a[1].order - b[1].order : a[1].group === "B" ? -1 : 1)
+    );
+    const units = [];
+    for (const entry of pairs) {
+      const last = units[units.length - 1];
+      if (last && last.group === entry[1].group && last.pairs.length < across) last.pairs.push(entry);
+      else units.push({ group: entry[1].group, pairs: [entry] });
+    }
+    return units;
+  }
+
+  /* Units of pairs drawn: a group's title over its first line on the page, its lines in a grid
+   * ``across`` wide (fewer where the group has fewer pairs, so they share the width). */
+  function pairsNode(views, doc, units, across, titled) {
+    const items = [];
+    let group = null;
+    let cards = null;
+    for (const unit of units) {
+      if (unit.group !== group || titled) {
+        group = unit.group;
+        const round = group === "B" ? 1 : 2;
+        const state = doc.round < round ? "re-registration open" : doc.complete || round === 1 && doc.round === 2 ? "played" : "playing";
+        items.push(el("div", { class: "epc-group-title" }, "Group " + group + " · round " + round + " · " + state));
+        const inGroup = Object.values(doc.pairs || {}).filter((p) => p.group === group).length;
+        cards = el("div", { class: "epc-pair-grid", style: "--across: " + Math.max(1, Math.min(across, inGroup)) });
+        items.push(cards);
+      }
+      for (const [key, pair] of unit.pairs) cards.append(pairCard(views, doc, key, pair));
+    }
+    return el("div", { class: "epc-pairs" + (B.epc.far() ? " epc-far" : "") }, items);
+  }
+
+  /* Pages of ``columns`` (from ctx.packColumns), ``across`` a page. */
+  function chunk(columns, across, make) {
+    const pages = [];
+    for (let at = 0; at < columns.length; at += across) pages.push(make(columns.slice(at, at + across), pages.length));
+    return pages;
+  }
+
   B.displayViews.quarterfinal = {
     title: "Quarter-finals",
+    /* Every part laid out by the reading distance: pairs as many across as fit (ctx.columns)
+     * and as many lines a page as the stage holds (ctx.fitRows); machine tables and the
+     * quarter-final table packed into columns of the stage's height (ctx.packColumns), split
+     * where one is longer than a column, so no row is ever off the stage. */
     pages(views, ctx) {
       const doc = qf(views);
       if (!doc) return [];
-      const pages = [{ key: "pairs", kind: "pairs", count: 1 }];
+      const pages = [];
+      const pairAcross = ctx.columns(PAIR_EM);
+      const units = pairUnits(doc, pairAcross);
+      if (units.length) {
+        const sample = (n) => Array.from({ length: n }, () => units[0]);
+        const perPage = ctx.fitRows((n) => pairsNode(views, doc, sample(n), pairAcross, true), 1);
+        for (let at = 0; at < units.length; at += perPage) {
+          const part = units.slice(at, at + perPage);
+          pages.push({ key: "pairs-" + at / perPage, kind: "pairs", units: part, count: 1, across: pairAcross });
+        }
+      }
       const ids = Object.entries(doc.machines || {}).sort((a, b) => a[1].order - b[1].order).map(([id]) => id);
-      // two machine tables a column (12 rows each for 32 players on 8 machines), up to four
-      // columns, fewer where the screen or a name needs the width (display.js ctx.columns)
-      const across = ctx && ctx.columns ? Math.min(4, ctx.columns(MACHINE_EM)) : 4;
-      for (let at = 0; at < ids.length; at += 2 * across) {
-        const columns = [];
-        for (let c = at; c < Math.min(at + 2 * across, ids.length); c += 2) columns.push(ids.slice(c, c + 2));
-        pages.push({ key: "machines-" + at / (2 * across), kind: "machines", columns: columns, count: across });
-      }
+      const tableOf = (id) => sortedRows((views["quarterfinal/" + id] || {}).rows);
+      // up to four columns of machine tables, fewer where the screen or a name needs the width
+      const across = Math.min(4, ctx.columns(MACHINE_EM));
+      const machineColumns = ctx.packColumns(
+        ids.map((id) => ({ key: id, rows: tableOf(id).length })),
+        (parts) => machineColumn(views, parts, tableOf),
+        across
+      );
+      pages.push(...chunk(machineColumns, across, (columns, i) => ({ key: "machines-" + i, kind: "machines", columns: columns, count: across })));
       const table = sortedRows(doc.rows);
-      const parts = [];
-      for (let at = 0; at < table.length; at += ROWS_PER_COLUMN) parts.push({ from: at, to: at + ROWS_PER_COLUMN });
-      const tables = ctx && ctx.columns ? Math.min(2, ctx.columns(TABLE_EM)) : 2;
-      for (let at = 0; at < parts.length; at += tables) {
-        pages.push({ key: "table-" + at / tables, kind: "table", columns: parts.slice(at, at + tables), count: tables });
-      }
+      const tables = Math.min(2, ctx.columns(TABLE_EM));
+      const tableColumns = ctx.packColumns(
+        [{ key: "table", rows: table.length }],
+        (parts) => tableNode(views, table, parts),
+        tables
+      );
+      pages.push(...chunk(tableColumns, tables, (columns, i) => ({ key: "table-" + i, kind: "table", columns: columns, count: tables })));
       return pages;
     },
     render(page, views) {
       const doc = qf(views) || {};
-      if (page.kind === "pairs") {
-        const pairs = Object.entries(doc.pairs || {}).sort(
-          (a, b) => (a[1].group === b[1].group ? a[1].order - b[1].order : a[1].group === "B" ? -1 : 1)
-        );
-        const items = [];
-        let group = null;
-        let cards = null; // each group's pairs in a grid of their own, sharing the width
-        for (const [key, pair] of pairs) {
-          if (pair.group !== group) {
-            group = pair.group;
-            const round = group === "B" ? 1 : 2;
-            const state = doc.round < round ? "re-registration open" : doc.complete || round === 1 && doc.round === 2 ? "played" : "playing";
-            items.push(el("div", { class: "epc-group-title" }, "Group " + group + " · round " + round + " · " + state));
-            cards = el("div", { class: "epc-pair-grid" });
-            items.push(cards);
-          }
-          cards.append(pairCard(views, doc, key, pair));
-        }
-        return el("div", { class: "epc-pairs" }, items);
-      }
+      if (page.kind === "pairs") return pairsNode(views, doc, page.units, page.across, false);
       if (page.kind === "machines") {
-        return page.columns.map((ids) =>
-          el(
-            "div",
-            { class: "column epc-machines" },
-            ids.map((id) => machineCard(views, id, sortedRows((views["quarterfinal/" + id] || {}).rows)))
-          )
-        );
+        const tableOf = (id) => sortedRows((views["quarterfinal/" + id] || {}).rows);
+        return page.columns.map((parts) => machineColumn(views, parts, tableOf));
       }
       const rows = sortedRows(doc.rows);
-      return page.columns.map((c) => el("div", { class: "column" }, tableColumn(views, rows, c.from, c.to)));
+      return page.columns.map((parts) => tableNode(views, rows, parts));
     },
   };
+
+  function tableNode(views, rows, parts) {
+    const far = B.epc.far() ? " epc-far" : "";
+    return el("div", { class: "column epc-qf-table" + far }, parts.map((p) => tableColumn(views, rows, p.from, p.to)));
+  }
+
+  function machineColumn(views, parts, tableOf) {
+    return el(
+      "div",
+      { class: "column epc-machines" + (B.epc.far() ? " epc-far" : "") },
+      parts.map((p) => machineCard(views, p.key, tableOf(p.key), p.from, p.to))
+    );
+  }
 })();
