@@ -301,26 +301,28 @@
 
   /* A plugin's tables of rows into columns of the stage's height: items [{key, rows}] in order,
    * column(parts) -> a column node drawing parts [{key, from, to}] (rows from..to of that item;
-   * to may pass its last row while measuring: draw rows again). A table that fits a column's
-   * rest stays whole, else it starts the next column; one longer than a column is split across
-   * columns. ``across``: columns a page (their width). -> [[part, ...], ...], a list a column. */
+   * to may pass its last row while measuring: draw rows again). A table that fits the rest of a
+   * column stays whole there, else it starts the next column; one longer than a column is split
+   * into as few parts as fit, of even length (no player left alone on a page). ``across``:
+   * columns a page (their width). -> [[part, ...], ...], a list a column. */
   function packColumns(items, column, across) {
     const columns = [];
     let current = [];
+    const room = (item, from) => fitRows((n) => column([...current, { key: item.key, from: from, to: from + n }]), across);
     for (const item of items) {
       const rows = Math.max(1, item.rows);
+      // fitRows says 1 also where nothing more fits: below a table, room is more than one row
+      if (current.length && !(room(item, 0) >= rows && room(item, 0) >= 2)) {
+        columns.push(current);
+        current = [];
+      }
       let from = 0;
       while (from < rows) {
-        const room = fitRows((n) => column([...current, { key: item.key, from: from, to: from + n }]), across);
-        // fitRows says 1 also where nothing more fits: below a table, only 2 or more is room
-        if (current.length && room < 2) {
-          columns.push(current);
-          current = [];
-          continue;
-        }
-        const to = Math.min(rows, from + room);
-        current.push({ key: item.key, from: from, to: to });
-        from = to;
+        const fits = room(item, from);
+        const left = rows - from;
+        const take = fits >= left ? left : Math.ceil(left / Math.ceil(left / fits));
+        current.push({ key: item.key, from: from, to: from + take });
+        from += take;
         if (from < rows) {
           columns.push(current);
           current = [];

@@ -9,6 +9,7 @@
   "use strict";
   const B = window.Backglass;
   const el = B.el;
+  const GAME_EM = 20; // a game panel's narrowest readable column, in the board's em
 
   function who(views, number, extra) {
     const p = B.player(views, number);
@@ -46,10 +47,12 @@
   }
 
   /* A four-player game: players in the order they choose a position, with scores and results.
-   * label(place) -> [text, cssClass] says what a place in the game means (e.g. "Final"). */
-  function gamePanel(views, game, label, machineText) {
+   * label(place) -> [text, cssClass] says what a place in the game means (e.g. "Final").
+   * ``from``..``to`` (optional): that part of its rows (the players, then a tie's note), rows
+   * drawn again past the end while measuring (gamePages); a part after the first says so. */
+  function gamePanel(views, game, label, machineText, from, to) {
     const players = Object.entries(game.players || {}).sort((a, b) => a[1].choice - b[1].choice);
-    const rows = players.map(([number, p]) => {
+    const playerRow = ([number, p]) => {
       const result = p.place ? label(p.place) : null;
       const sub = [ordinal(p.choice) + " pick", p.seed ? "QF " + ordinal(p.seed) : null, "#" + number];
       return el(
@@ -64,12 +67,55 @@
         el("span", { class: "score" }, p.score === undefined ? "–" : B.fmt.score(p.score)),
         el("span", { class: "result" }, result ? result[0] : "")
       );
-    });
-    const notes = [];
-    if (game.tie) notes.push(el("div", { class: "epc-note warn" }, "Tie: play-off to come (" + game.tie.join(", ") + ")"));
-    const meta = machineText || (game.machine ? machineName(views, game.machine) : "");
+    };
+    const all = players.map(playerRow);
+    if (game.tie) all.push(el("div", { class: "epc-note warn" }, "Tie: play-off to come (" + game.tie.join(", ") + ")"));
+    const start = from || 0;
+    const end = to === undefined ? all.length : to;
+    const rows = [];
+    for (let i = start; i < end && all.length; i++) rows.push(i < all.length ? all[i] : playerRow(players[i % players.length]));
+    const meta = start > 0 ? "continued" : machineText || (game.machine ? machineName(views, game.machine) : "");
     const title = game.name.charAt(0).toUpperCase() + game.name.slice(1);
-    return panel(title, meta, [...rows, ...notes], "epc-game");
+    return panel(title, meta, rows, "epc-game");
+  }
+
+  /* Rows of a game panel: its players and a tie's note (gamePanel's parts count these). */
+  function gameRows(game) {
+    return Object.keys(game.players || {}).length + (game.tie ? 1 : 0);
+  }
+
+  /* Pages of four-player games laid out by the reading distance: up to two columns (as many as
+   * fit GAME_EM each, ctx.columns), games packed into them by height (ctx.packColumns), a game
+   * split where it is longer than the stage. games: [[key, game]] in order; draw(game, from,
+   * to) -> its panel (gamePanel). -> [{key, columns: [[{key, from, to}]], count}] */
+  function gamePages(ctx, games, draw, wrap) {
+    const across = Math.min(2, ctx.columns(GAME_EM));
+    const byKey = Object.fromEntries(games);
+    const columns = ctx.packColumns(
+      games.map(([key, game]) => ({ key: key, rows: gameRows(game) })),
+      (parts) => gameColumn(parts, byKey, draw, wrap),
+      across
+    );
+    const pages = [];
+    for (let at = 0; at < columns.length; at += across) {
+      pages.push({ key: "games-" + pages.length, columns: columns.slice(at, at + across), count: across });
+    }
+    return pages;
+  }
+
+  /* One column of game panels (parts from gamePages), in the view's ``wrap`` class. */
+  function gameColumn(parts, byKey, draw, wrap) {
+    return el(
+      "div",
+      { class: "column " + (wrap || "") + (far() ? " epc-far" : "") },
+      parts.map((p) => draw(byKey[p.key], p.from, p.to))
+    );
+  }
+
+  /* A page of gamePages drawn. */
+  function gameColumns(page, games, draw, wrap) {
+    const byKey = Object.fromEntries(games);
+    return page.columns.map((parts) => gameColumn(parts, byKey, draw, wrap));
   }
 
   /* True when the reading distance made the board's font larger than the board as designed
@@ -95,6 +141,8 @@
     machineName: machineName,
     panel: panel,
     gamePanel: gamePanel,
+    gamePages: gamePages,
+    gameColumns: gameColumns,
     stageOf: stageOf,
     far: far,
   };

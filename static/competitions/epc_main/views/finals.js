@@ -11,18 +11,22 @@
     return [text, place === 1 ? "epc-up" : ""];
   }
 
+  function games(views) {
+    return Object.entries((views.finals || {}).games || {}).sort((a, b) => a[1].order - b[1].order);
+  }
+
+  function draw(views) {
+    return (game, from, to) => B.epc.gamePanel(views, game, label, null, from, to);
+  }
+
   B.displayViews.finals = {
     title: "Finals",
-    pages(views) {
-      return views.finals ? [{ key: "games" }] : [];
+    /* Games packed by the reading distance (epc.js gamePages): fewer a page, split if need be. */
+    pages(views, ctx) {
+      return views.finals ? B.epc.gamePages(ctx, games(views), draw(views), "epc-big") : [];
     },
     render(page, views) {
-      const games = Object.values((views.finals || {}).games || {}).sort((a, b) => a.order - b.order);
-      return el(
-        "div",
-        { class: "epc-panels epc-big", style: "--panels: 2" },
-        games.map((game) => B.epc.gamePanel(views, game, label))
-      );
+      return B.epc.gameColumns(page, games(views), draw(views), "epc-big");
     },
   };
 })();

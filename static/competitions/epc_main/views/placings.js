@@ -6,6 +6,7 @@
   const B = window.Backglass;
   const el = B.el;
   const COLUMN_EM = 18; // a column's width in the board's em; rows and columns are measured
+  const PODIUM_EM = 14; // a podium step's narrowest width for its names, in the board's em
   const STAGE = {
     "grand final": "grand final",
     "5th-8th play-off": "5th–8th play-off",
@@ -35,7 +36,9 @@
       const count = ctx.columns(COLUMN_EM);
       const pages = [];
       if ([1, 2, 3].every((place) => all.some(([, row]) => row.place === place))) {
-        pages.push({ key: "podium", podium: true, count: 1 }); // once the top three are decided
+        // once the top three are decided; stacked (a step a line) where three steps side by side
+        // would not give the names PODIUM_EM each
+        pages.push({ key: "podium", podium: true, count: 1, stacked: ctx.columns(PODIUM_EM) < 3 });
       }
       for (let at = 0; at < all.length; at += perColumn * count) {
         pages.push({ key: String(at / (perColumn * count)), from: at, count: count, rows: perColumn });
@@ -44,7 +47,7 @@
     },
     render(page, views) {
       const all = rows(views);
-      if (page.podium) return podium(views, all);
+      if (page.podium) return podium(views, all, page.stacked);
       const columns = [];
       for (let c = 0; c < page.count; c++) {
         const from = page.from + c * page.rows;
@@ -57,8 +60,8 @@
   };
 
   /* The podium: 2nd, 1st, 3rd side by side on steps of their height, the names on top (tied
-   * players share a step). */
-  function podium(views, all) {
+   * players share a step); ``stacked``: 1st, 2nd, 3rd a line each, the step beside the names. */
+  function podium(views, all, stacked) {
     const K = B.epc;
     const step = (place) =>
       el(
@@ -73,6 +76,7 @@
         ),
         el("div", { class: "podium-block" }, K.ordinal(place))
       );
+    if (stacked) return el("div", { class: "epc-podium epc-podium-stacked" }, step(1), step(2), step(3));
     return el("div", { class: "epc-podium" }, step(2), step(1), step(3));
   }
 

@@ -10,18 +10,22 @@
     return place <= 2 ? ["Final", "epc-up"] : ["5th–8th", "epc-down"];
   }
 
+  function games(views) {
+    return Object.entries((views.semifinal || {}).games || {}).sort((a, b) => a[1].order - b[1].order);
+  }
+
+  function draw(views) {
+    return (game, from, to) => B.epc.gamePanel(views, game, label, null, from, to);
+  }
+
   B.displayViews.semifinal = {
     title: "Semi-finals",
-    pages(views) {
-      return views.semifinal ? [{ key: "games" }] : [];
+    /* Games packed by the reading distance (epc.js gamePages): fewer a page, split if need be. */
+    pages(views, ctx) {
+      return views.semifinal ? B.epc.gamePages(ctx, games(views), draw(views), "epc-big") : [];
     },
     render(page, views) {
-      const games = Object.values((views.semifinal || {}).games || {}).sort((a, b) => a.order - b.order);
-      return el(
-        "div",
-        { class: "epc-panels epc-big", style: "--panels: 2" },
-        games.map((game) => B.epc.gamePanel(views, game, label))
-      );
+      return B.epc.gameColumns(page, games(views), draw(views), "epc-big");
     },
   };
 })();
