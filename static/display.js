@@ -277,12 +277,15 @@
   function fitRows(build, across) {
     const one = probe(() => build(1), across);
     const two = probe(() => build(2), across);
-    const rowH = two.offsetHeight - one.offsetHeight;
-    const baseH = one.offsetHeight - rowH;
+    // fractional heights: whole pixels (offsetHeight) erred by a pixel a row, a row's bottom
+    // then a few pixels under the stage's after a page of rows at a far reading distance
+    const height = (node) => node.getBoundingClientRect().height;
+    const rowH = height(two) - height(one);
+    const baseH = height(one) - rowH;
     one.remove();
     two.remove();
-    if (rowH <= 0) return 1;
-    return Math.max(1, Math.floor((stage.clientHeight - baseH) / rowH + 0.01));
+    if (rowH <= 0.5) return 1;
+    return Math.max(1, Math.floor((height(stage) - baseH) / rowH + 0.001));
   }
 
   function probe(build, across) {

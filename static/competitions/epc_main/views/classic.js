@@ -4,20 +4,23 @@
   "use strict";
   const B = window.Backglass;
   const el = B.el;
+  const SLOT_EM = 22; // half of a board line's narrowest width, in the board's em
 
   /* "+100,000 over Player 3": the runner-up's name as a name, so the board shortens it ("B. Smith")
-   * rather than cut it where the cell is narrow. */
+   * rather than cut it where the cell is narrow; a narrow board shows the margin only. */
   function leadText(views, place, kind) {
     if (!place.runner_up) return place.player ? "no one else yet" : "";
     const other = B.player(views, place.runner_up).name;
     const by = kind === "ratio" ? "×" + B.fmt.points(place.lead) : "+" + B.fmt.score(place.lead);
     return [
-      el("span", { class: "by" }, by + " over "),
+      el("span", { class: "by" }, by),
+      el("span", { class: "over" }, " over "),
       el("span", { class: "who" }, el("span", { class: "name" }, other)),
     ];
   }
 
-  function board(views, doc) {
+  /* The board's rows: a slot a row, then a note a fault. */
+  function boardRows(views, doc) {
     const K = B.epc;
     const places = Object.entries(doc.places || {}).sort((a, b) => Number(a[0]) - Number(b[0]));
     const faults = doc.faults || {};
@@ -42,9 +45,20 @@
             : " closed after a fault; its scores stand")
       )
     );
+    return [...rows, ...notes];
+  }
+
+  /* The board, rows ``from``..``to`` (the first rows again past the end, when measuring);
+   * ``narrow``: a slot on two lines (machine and score over the holder and the lead's margin),
+   * where the five columns would not fit the width. */
+  function board(views, doc, from, to, narrow) {
+    const all = boardRows(views, doc);
+    const rows = [];
+    for (let i = from; i < to && all.length; i++) rows.push(i < all.length ? all[i] : boardRows(views, doc)[i % all.length]);
     const playing = doc.in_progress ? doc.in_progress + (doc.in_progress === 1 ? " game" : " games") + " in progress" : "qualifiers";
-    const meta = doc.closed ? "qualifying closed · " + playing : "qualifying open · leaders now";
-    return K.panel("Classic qualifiers", meta, [...rows, ...notes], "epc-slot");
+    const meta = from > 0 ? "continued" : doc.closed ? "qualifying closed · " + playing : "qualifying open · leaders now";
+    const node = B.epc.panel("Classic qualifiers", meta, rows, "epc-slot" + (narrow ? " epc-slot-narrow" : ""));
+    return el("div", { class: "column epc-big" + (B.epc.far() ? " epc-far" : "") }, node);
   }
 
   function label(place) {
@@ -55,31 +69,41 @@
     return place === 1 ? ["Winner", "epc-up"] : [B.epc.ordinal(place), ""];
   }
 
+  function games(views) {
+    return Object.entries((views["classic/games"] || {}).games || {}).sort((a, b) => a[1].order - b[1].order);
+  }
+
+  function drawGame(views) {
+    return (game, from, to) => {
+      const machines = game.machine
+        ? B.epc.machineName(views, game.machine)
+        : game.machines
+          ? "on " + game.machines.map((m) => B.epc.machineName(views, m)).join(" / ")
+          : "";
+      return B.epc.gamePanel(views, game, game.order === 3 ? finalLabel : label, machines, from, to);
+    };
+  }
+
   B.displayViews.classic = {
     title: "Classic",
-    pages(views) {
-      if (!views.classic) return [];
-      const pages = [{ key: "board", kind: "board" }];
-      if (views["classic/games"]) pages.push({ key: "games", kind: "games" });
+    /* The board a column as wide as the stage, its slots on two lines where one line would not
+     * fit (narrower than two columns of SLOT_EM), as many a page as the stage holds
+     * (ctx.packColumns); the games as the semi-finals' (epc.js gamePages). */
+    pages(views, ctx) {
+      const doc = views.classic;
+      if (!doc) return [];
+      const narrow = ctx.columns(SLOT_EM) < 2;
+      const rows = boardRows(views, doc).length;
+      const parts = ctx.packColumns([{ key: "board", rows: rows }], (p) => board(views, doc, p[0].from, p[0].to, narrow), 1);
+      const pages = parts.map((p, i) => ({ key: "board-" + i, kind: "board", from: p[0].from, to: p[0].to, narrow: narrow, count: 1 }));
+      if (views["classic/games"]) {
+        pages.push(...B.epc.gamePages(ctx, games(views), drawGame(views), "epc-compact").map((p) => ({ ...p, kind: "games" })));
+      }
       return pages;
     },
     render(page, views) {
-      if (page.kind === "board") return el("div", { class: "epc-big" }, board(views, views.classic));
-      const games = Object.values((views["classic/games"] || {}).games || {}).sort((a, b) => a.order - b.order);
-      return el(
-        "div",
-        { class: "epc-panels epc-compact", style: "--panels: 2" },
-        games.map((game) => {
-          const machines = game.machine
-            ? B.epc.machineName(views, game.machine)
-            : game.machines
-              ? "on " + game.machines.map((m) => B.epc.machineName(views, m)).join(" / ")
-              : "";
-          const node = B.epc.gamePanel(views, game, game.order === 3 ? finalLabel : label, machines);
-          if (game.order === 3) node.style.gridColumn = "1 / -1";
-          return node;
-        })
-      );
+      if (page.kind === "board") return board(views, views.classic, page.from, page.to, page.narrow);
+      return B.epc.gameColumns(page, games(views), drawGame(views), "epc-compact");
     },
   };
 })();
