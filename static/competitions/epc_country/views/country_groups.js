@@ -101,7 +101,19 @@
     );
   }
 
-  function groupCard(ctx, views, name) {
+  /* Items ``from``..``to`` of ``list`` (all of it without them), the first ones again past its
+   * end: a part of a card on the hall display, drawn longer while it is measured. */
+  function part(list, from, to) {
+    if (from === undefined) return list;
+    return Array.from({ length: list.length ? Math.max(0, to - from) : 0 }, (_, i) => list[(from + i) % list.length]);
+  }
+
+  /* "4/6 matches", or "continued" on a part after a card's first. */
+  function metaOf(from, text) {
+    return from > 0 ? "continued" : text;
+  }
+
+  function groupCard(ctx, views, name, from, to) {
     const el = ctx.el;
     const doc = groupsDoc(views);
     const rows = Object.fromEntries(Object.entries(doc.rows).filter(([, r]) => r.group === name));
@@ -113,10 +125,10 @@
         "header",
         { class: "cc-head" },
         el("span", { class: "cc-title" }, "Group " + name),
-        el("span", { class: "cc-meta" }, matches.filter(([, f]) => done(f)).length + "/" + matches.length + " matches")
+        el("span", { class: "cc-meta" }, metaOf(from, matches.filter(([, f]) => done(f)).length + "/" + matches.length + " matches"))
       ),
       columnsHead(el),
-      ranked(rows).map(([id, row]) => teamRow(ctx, views, id, row, doc.rows, false))
+      part(ranked(rows), from, to).map(([id, row]) => teamRow(ctx, views, id, row, doc.rows, false))
     );
   }
 
@@ -151,7 +163,7 @@
     );
   }
 
-  function matchesCard(ctx, views, name) {
+  function matchesCard(ctx, views, name, from, to) {
     const el = ctx.el;
     const matches = fixturesOf(views, name);
     return el(
@@ -161,20 +173,20 @@
         "header",
         { class: "cc-head" },
         el("span", { class: "cc-title" }, "Group " + name + " matches"),
-        el("span", { class: "cc-meta" }, matches.filter(([, f]) => done(f)).length + "/" + matches.length + " played")
+        el("span", { class: "cc-meta" }, metaOf(from, matches.filter(([, f]) => done(f)).length + "/" + matches.length + " played"))
       ),
-      matches.map(([id, f]) => matchRow(ctx, views, id, f))
+      part(matches, from, to).map(([id, f]) => matchRow(ctx, views, id, f))
     );
   }
 
-  /* The qualifying table, best first, with a line under the finalists (or the tie at the cut). */
-  function tableCard(ctx, views, from, to) {
+  /* The qualifying table's lines, best first, with a line under the finalists (or the tie at the
+   * cut): [node, ...], a team's row or a line each. */
+  function tableBody(ctx, views) {
     const el = ctx.el;
     const doc = groupsDoc(views);
     const list = ranked(doc.rows);
     const body = [];
     list.forEach(([id, row], i) => {
-      if (i < from || i >= to) return;
       const previous = i > 0 ? list[i - 1][1] : null;
       if (i === 0 || (previous && previous.qualified && !row.qualified)) {
         if (row.qualified) body.push(el("div", { class: "cc-line" }, "Final · top " + doc.finalists));
@@ -185,13 +197,26 @@
       }
       body.push(teamRow(ctx, views, id, row, doc.rows, true));
     });
+    return body;
+  }
+
+  /* The qualifying table, lines ``from``..``to`` of tableBody (all without them). */
+  function tableCard(ctx, views, from, to) {
+    const el = ctx.el;
+    const doc = groupsDoc(views);
+    const body = tableBody(ctx, views);
+    const lines = [];
+    for (let i = from === undefined ? 0 : from; i < (to === undefined ? body.length : to) && body.length; i++) {
+      // past the end while measuring: drawn anew (a node is in one place only)
+      lines.push(i < body.length ? body[i] : tableBody(ctx, views)[i % body.length]);
+    }
     const note = doc.played < doc.matches ? doc.played + " of " + doc.matches + " matches played" : "all matches played";
     return el(
       "section",
-      { class: "cc-card", dataset: { table: from } },
-      el("header", { class: "cc-head" }, el("span", { class: "cc-title" }, "Qualifying"), el("span", { class: "cc-meta" }, note)),
+      { class: "cc-card", dataset: { table: from || 0 } },
+      el("header", { class: "cc-head" }, el("span", { class: "cc-title" }, "Qualifying"), el("span", { class: "cc-meta" }, metaOf(from, note))),
       columnsHead(el),
-      body
+      lines
     );
   }
 
@@ -207,26 +232,27 @@
 
   /* ---------- pages ---------- */
 
-  /* The stage's height in ems of its own font (Infinity off the hall display). */
-  function stageEm() {
-    const stage = document.getElementById("stage");
-    if (!stage || !stage.clientHeight) return Infinity;
-    return stage.clientHeight / (parseFloat(getComputedStyle(stage).fontSize) || 16);
-  }
+  const CARD_EM = 20; // a group's card's narrowest readable column, in the board's em
 
-  /* The font scale at which ``count`` cards of ``cardEm`` (at scale 1) fill a column without
-   * spilling: at most 1.12 (a 16:9 screen with room to spare), smaller when the screen is shorter
-   * (a footer, a 4:3 screen). */
-  function scaleFor(count, cardEm) {
-    const room = stageEm() - (count - 1) * 0.6 - 0.3;
-    return Math.max(0.6, Math.min(1.12, room / (count * cardEm)));
-  }
-
-  /* Groups three to a column, two columns to a page: A B C | D E. */
-  function columnsOf(list) {
+  /* The hall display's pages of one kind: ``items`` [{key, rows}] packed into columns of the
+   * stage's height (display.js packColumns, so a far reading distance gives fewer rows a page),
+   * up to two columns a page (fewer where CARD_EM does not fit twice). */
+  function packed(ctx, kind, items) {
+    const across = Math.min(2, ctx.columns(CARD_EM));
+    const columns = ctx.packColumns(items, (parts) => columnNode(ctx, ctx.views, kind, parts, across), across);
     const out = [];
-    for (let i = 0; i < list.length; i += 3) out.push(list.slice(i, i + 3));
+    for (let i = 0; i < columns.length; i += across) {
+      out.push({ key: kind + ":" + out.length, kind: kind, columns: columns.slice(i, i + across), count: across, across: across });
+    }
     return out;
+  }
+
+  /* A table on one page in one of two columns: in two halves, side by side, as it reads best. */
+  function halves(list) {
+    if (list.length !== 1 || list[0].count !== 2 || list[0].columns.length !== 1) return list;
+    const [{ key, from, to }] = list[0].columns[0];
+    const half = from + Math.ceil((to - from) / 2);
+    return [{ ...list[0], columns: [[{ key, from, to: half }], [{ key, from: half, to }]] }];
   }
 
   function pages(views, ctx) {
@@ -240,35 +266,34 @@
         { key: "matches", kind: "matches", columns: [names], count: 1 },
       ];
     }
-    const out = [];
-    const columns = columnsOf(names);
-    const tall = Math.max(...columns.map((c) => c.length));
-    for (let i = 0; i < columns.length; i += 2) {
-      const scale = scaleFor(tall, 8.9);
-      out.push({ key: "groups:" + i, kind: "groups", columns: columns.slice(i, i + 2), count: 2, scale: scale });
-    }
-    const half = Math.ceil(teams / 2);
-    out.push({ key: "table", kind: "table", columns: [[[0, half]], [[half, teams]]], count: 2 });
-    for (let i = 0; i < columns.length; i += 2) {
-      const scale = scaleFor(tall, 9.95);
-      out.push({ key: "matches:" + i, kind: "matches", columns: columns.slice(i, i + 2), count: 2, scale: scale });
-    }
-    return out;
+    const inGroup = (name) => Object.values(groupsDoc(views).rows).filter((r) => r.group === name).length;
+    const drawing = { ...ctx, views: views };
+    return [
+      ...packed(drawing, "groups", names.map((name) => ({ key: name, rows: inGroup(name) }))),
+      ...halves(packed(drawing, "table", [{ key: "table", rows: tableBody(ctx, views).length }])),
+      ...packed(drawing, "matches", names.map((name) => ({ key: name, rows: fixturesOf(views, name).length }))),
+    ];
+  }
+
+  /* A column of the hall display's parts [{key, from, to}] of one kind. */
+  function columnNode(ctx, views, kind, parts, across) {
+    const block = {
+      groups: (p) => groupCard(ctx, views, p.key, p.from, p.to),
+      matches: (p) => matchesCard(ctx, views, p.key, p.from, p.to),
+      table: (p) => tableCard(ctx, views, p.from, p.to),
+    }[kind];
+    return ctx.el("div", { class: "column" + (across === 1 ? " cc-narrow" : "") }, parts.map(block));
   }
 
   function render(page, views, ctx) {
     if (page.kind === "wait") return waiting(ctx, views);
+    if (!ctx.phone) return page.columns.map((parts) => columnNode(ctx, views, page.kind, parts, page.count));
     const block = {
       groups: (name) => groupCard(ctx, views, name),
       matches: (name) => matchesCard(ctx, views, name),
-      table: (range) => tableCard(ctx, views, range[0], range[1]),
+      table: (range) => tableCard(ctx, views),
     }[page.kind];
-    const sized = (item) => {
-      const node = block(item);
-      if (page.scale) node.style.fontSize = page.scale.toFixed(3) + "em";
-      return node;
-    };
-    return page.columns.map((column) => ctx.el("div", { class: "column" }, column.map(sized)));
+    return page.columns.map((column) => ctx.el("div", { class: "column" }, column.map(block)));
   }
 
   B.displayViews.country_groups = { title: "Team groups", pages: pages, render: render };

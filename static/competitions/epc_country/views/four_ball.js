@@ -8,6 +8,7 @@
   "use strict";
   const B = window.Backglass;
   const FLASH_MS = 3000;
+  const COLUMN_EM = 22; // a column's narrowest readable width, in the board's em
 
   const { flash, settle } = B.rowFlash(FLASH_MS); // one tracker per view
 
@@ -56,25 +57,27 @@
     );
   }
 
+  /* The board's rows ``from``..``to`` (the first ones again past its end, when measuring). */
   function card(ctx, views, from, to) {
     const el = ctx.el;
     const doc = views["country/four_ball"] || {};
     const all = ordered(views);
     const body = [];
-    all.slice(from, to).forEach(([id, r], i) => {
+    for (let i = from; i < to && all.length; i++) {
+      const [id, r] = all[i % all.length];
       const node = row(ctx, views, id, r, all);
-      const previous = from + i > 0 ? all[from + i - 1][1] : null;
-      if (previous && previous.points > 0 && !(r.points > 0) && i > 0) node.classList.add("fb-zero");
+      const previous = i > 0 && i < all.length ? all[i - 1][1] : null;
+      if (previous && previous.points > 0 && !(r.points > 0) && i > from) node.classList.add("fb-zero");
       body.push(node);
-    });
+    }
     return el(
       "section",
       { class: "fb-card", dataset: { part: from } },
       el(
         "header",
         { class: "fb-head" },
-        el("span", { class: "fb-title" }, from === 0 ? "4-ball game" : "4-ball game, continued"),
-        el("span", { class: "fb-meta" }, (doc.played || 0) + " of " + (doc.teams || 0) + " played")
+        el("span", { class: "fb-title" }, "4-ball game"),
+        el("span", { class: "fb-meta" }, from === 0 ? (doc.played || 0) + " of " + (doc.teams || 0) + " played" : "continued")
       ),
       el(
         "div",
@@ -92,13 +95,26 @@
     const count = Object.keys((views["country/four_ball"] || {}).rows || {}).length;
     if (count === 0) return [];
     if (ctx.phone) return [{ key: "board", columns: [[[0, count]]], count: 1 }];
+    // the board in two halves side by side where it fits so, else packed into columns of the
+    // stage's height (display.js packColumns: a far reading distance gives fewer rows a page)
+    const across = Math.min(2, ctx.columns(COLUMN_EM));
+    const column = (parts) => ctx.el("div", { class: "column fb-board" }, parts.map((p) => card(ctx, views, p.from, p.to)));
     const half = Math.ceil(count / 2);
-    return [{ key: "board", columns: [[[0, half]], [[half, count]]], count: 2 }];
+    if (across === 2 && ctx.packColumns([{ key: "a", rows: half }], column, across).length === 1) {
+      return [{ key: "board", columns: [[[0, half]], [[half, count]]], count: 2 }];
+    }
+    const columns = ctx.packColumns([{ key: "board", rows: count }], column, across);
+    const pages = [];
+    for (let at = 0; at < columns.length; at += across) {
+      const part = columns.slice(at, at + across).map((parts) => parts.map((p) => [p.from, p.to]));
+      pages.push({ key: "board-" + pages.length, columns: part, count: across });
+    }
+    return pages;
   }
 
   function render(page, views, ctx) {
     return page.columns.map((column) =>
-      ctx.el("div", { class: "column" }, column.map((range) => card(ctx, views, range[0], range[1])))
+      ctx.el("div", { class: "column fb-board" }, column.map((range) => card(ctx, views, range[0], range[1])))
     );
   }
 
