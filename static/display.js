@@ -12,7 +12,9 @@
  * row class "flash" and the style while flash is true (the phase survives redraws).
  * A page's ``count`` is the number of columns the board's grid gives it; a view that lays out its
  * own grid inside one says how many columns it has as ``across``. Views that take their columns
- * from ctx.columns(em) get fewer where a name would not fit whole (fitNames).
+ * from ctx.columns(em) get fewer where a name would not fit whole (fitNames). ctx.fitRows(build)
+ * and ctx.packColumns(items, column, across) measure how many rows the stage holds at the
+ * reading distance's font, so a view laid out by them gets fewer rows a page when read from afar.
  *
  * Pages are laid out in columns measured from the screen itself (so 1920×1080 and 1280×720 give
  * the same picture, only scaled). A row that changed is highlighted for FLASH_MS once it is on

@@ -4,7 +4,6 @@
 (function () {
   "use strict";
   const B = window.Backglass;
-  const el = B.el;
 
   function label(place) {
     const text = place === 1 ? "Champion" : B.epc.ordinal(place);

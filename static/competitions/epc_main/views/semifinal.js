@@ -4,7 +4,6 @@
 (function () {
   "use strict";
   const B = window.Backglass;
-  const el = B.el;
 
   function label(place) {
     return place <= 2 ? ["Final", "epc-up"] : ["5th–8th", "epc-down"];
