@@ -34,6 +34,7 @@ from scoring.tournament import (
     check_still_playing,
     check_takes_scores,
     rebuild,
+    with_machine_entries,
 )
 
 T = TypeVar("T", bound=Tournament)
@@ -162,15 +163,26 @@ def correct_entry(
     """
     found = _entry(tournament, seq)
     fixed = Entry(seq, player or found.player, machine or found.machine, check_score(score))
+    if (fixed.player, fixed.machine) == (found.player, found.machine):
+        # The same game with another score: every format's rules decide from who played which
+        # machine when, never from the score, so no entry's check changes and only this
+        # machine's table does (``tests/scoring/test_corrections_fast.py`` holds it to rebuild).
+        on_machine = tuple(fixed if e.seq == seq else e for e in tournament.entries[found.machine])
+        return with_machine_entries(tournament, found.machine, on_machine)
     return _rebuilt(tournament, (fixed if e.seq == seq else e for e in _all(tournament)))
 
 
 def void_entry(tournament: T, seq: int) -> T:
-    """``tournament`` without the entry of version ``seq``, rebuilt. EPC 2009, EPC Qualifying
-    ("Any unplayed games will score zero": a voided game is as if unplayed). Raises UnknownEntry.
-    """
-    _entry(tournament, seq)
-    return without_entries(tournament, {seq})
+    """``tournament`` without the entry of version ``seq``. EPC 2009, EPC Qualifying ("Any
+    unplayed games will score zero": a voided game is as if unplayed). Raises UnknownEntry.
+
+    Only the voided entry's machine is ranked again: taking an earlier game away never makes a
+    later one break the rules (a joker game becomes the regular game, a machine count or a
+    kids' or Classic close only shrinks), so the entries left pass as they did, as ``rebuild``
+    would find (``tests/scoring/test_corrections_fast.py``)."""
+    found = _entry(tournament, seq)
+    on_machine = tuple(e for e in tournament.entries[found.machine] if e.seq != seq)
+    return with_machine_entries(tournament, found.machine, on_machine)
 
 
 def without_entries(tournament: T, seqs: Iterable[int]) -> T:

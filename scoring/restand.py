@@ -63,15 +63,17 @@ def machine_updates(
     new = {row.player: row.points or 0 for row in after.rows}
     index = positions(standings)
     updates: dict[str, tuple[Fraction, int]] = {}
-    for player in old.keys() | new.keys():
-        if player not in players or player not in index:
+    for player, now in new.items():
+        was = old.pop(player, None)
+        # most rows of a machine keep their points: compare before any Fraction arithmetic
+        if (was is not None and was == now) or player not in players or player not in index:
             continue
-        was, now = old.get(player), new.get(player)
-        gained = (now or 0) - (was or 0)
-        more_games = (now is not None) - (was is not None)
-        if gained or more_games:
+        row = standings.rows[index[player]]
+        updates[player] = (row.total + (now - (was or 0)), row.played + (was is None))
+    for player, was in old.items():  # rows gone from the table (a voided only game)
+        if player in players and player in index:
             row = standings.rows[index[player]]
-            updates[player] = (row.total + gained, row.played + more_games)
+            updates[player] = (row.total - was, row.played - 1)
     return updates
 
 

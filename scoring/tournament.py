@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from scoring.errors import (
     DuplicateRegistration,
@@ -39,6 +39,8 @@ from scoring.model import (
     Standings,
 )
 from scoring.restand import machine_updates
+
+T = TypeVar("T", bound="Tournament")
 
 
 class Format(Protocol):
@@ -157,20 +159,30 @@ def record_entry(tournament: Tournament, entry: Entry) -> Tournament:
     Raises InvalidScore, UnknownPlayer, UnknownMachine or an EntryNotAllowed subclass.
     """
     check_entry(tournament, entry)
-    on_machine = (*tournament.entries[entry.machine], entry)
-    table = _rank(tournament, entry.machine, on_machine)
-    recorded = replace(
+    return with_machine_entries(
+        tournament, entry.machine, (*tournament.entries[entry.machine], entry)
+    )
+
+
+def with_machine_entries(tournament: T, machine: str, entries: tuple[Entry, ...]) -> T:
+    """``tournament`` with ``machine``'s entries (seq order) replaced by ``entries``: that
+    machine re-ranked, every other table kept, the standings re-derived (moved on by the format's
+    ``restand`` when it has one, ``scoring.restand``). Checks nothing: the caller has checked
+    the entries against the rules (``record_entry``; ``scoring.corrections`` for a score
+    corrected in place or voided). Equal to ``rebuild`` of the same entries."""
+    table = _rank(tournament, machine, entries)
+    changed = replace(
         tournament,
-        entries={**tournament.entries, entry.machine: on_machine},
-        tables={**tournament.tables, entry.machine: table},
+        entries={**tournament.entries, machine: entries},
+        tables={**tournament.tables, machine: table},
     )
     restand = getattr(tournament.format, "restand", None)
     if restand is None:
-        return _with_standings(recorded)
+        return _with_standings(changed)
     # Only the players whose points on this machine changed move (``scoring.restand``).
-    before = tournament.tables[entry.machine]
+    before = tournament.tables[machine]
     update = machine_updates(tournament.standings, tournament.players, before, table)
-    return replace(recorded, standings=restand(tournament.config, tournament.standings, update))
+    return replace(changed, standings=restand(tournament.config, tournament.standings, update))
 
 
 def player_label(tournament: Tournament, player: str) -> str:
@@ -276,11 +288,12 @@ def rebuild(
     player_map = {p.number: p for p in players}
     machine_map = {m.id: m for m in machines}
     by_machine: dict[str, tuple[Entry, ...]] = {m: () for m in machine_map}
+    # One staging tournament over ``by_machine``, which grows as entries are checked: each check
+    # sees exactly the entries before it, without a copy of every machine's entries per entry.
     staging = replace(tournament, players=player_map, machines=machine_map, entries=by_machine)
     for entry in sorted(entries, key=lambda e: e.seq):
         check_entry(staging, entry)
         by_machine[entry.machine] = (*by_machine[entry.machine], entry)
-        staging = replace(staging, entries=dict(by_machine))
     tables = {m: _rank(staging, m, by_machine[m]) for m in machine_map}
     return replace(
         staging,
@@ -297,7 +310,7 @@ def _rank(tournament: Tournament, machine: str, entries: tuple[Entry, ...]) -> M
     return table if table.machine == machine else replace(table, machine=machine)
 
 
-def _with_standings(tournament: Tournament) -> Tournament:
+def _with_standings(tournament: T) -> T:
     fmt = tournament.format
     standings = fmt.standings(tournament.config, tournament.players, tournament.tables)
     return replace(tournament, standings=standings)

@@ -177,14 +177,10 @@ class EpcQualifying:
         scale = config.points_scale
         groups = rank(best, value=best.__getitem__, order=player_key)
         rows = tuple(
-            MachineRow(
-                player=player,
-                score=best[player],
-                place=group.place,
-                points=Fraction(scale.points(group.place)),
-                joker=games[player] > 1,
-            )
+            MachineRow(player, best[player], group.place, points, 0, games[player] > 1)
             for group in groups
+            # one Fraction per place, not per row: tied rows share it
+            for points in (Fraction(scale.points(group.place)),)
             for player in group.items
         )
         return MachineTable(machine=entries[0].machine if entries else "", rows=rows)
