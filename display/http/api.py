@@ -167,7 +167,7 @@ def rolled_over(live: LiveTournament, data: ScoreIn) -> dict[str, Json]:
 async def get_views(request: Request) -> Response:
     """``GET /api/t/{tournament}/views``: ``{version, views: {name: view}}``."""
     live = live_or_404(request)
-    return JSONResponse({"version": live.version, "views": live.views})
+    return JSONResponse({"version": live.published, "views": live.views})
 
 
 async def get_view(request: Request) -> Response:
@@ -177,7 +177,7 @@ async def get_view(request: Request) -> Response:
     name = request.path_params["name"]
     if name not in live.views:
         raise ApiError(404, "unknown_view", f"There is no view {name}.")
-    return JSONResponse({"version": live.version, "view": live.views[name]})
+    return JSONResponse({"version": live.published, "view": live.views[name]})
 
 
 async def get_log(request: Request) -> Response:

@@ -103,7 +103,7 @@ class Loader:
             await self._from_snapshot(live, total)
             base, touched = live.version, set[str]()
             while records := await store.read(tid, live.version, READ_COUNT):
-                touched |= await _advance_in_slices(live, records)
+                touched |= await advance_in_slices(live, records)
             live.publish(base, touched)
         finally:
             del replica.loading[tid], replica.totals[tid]
@@ -191,9 +191,10 @@ class Loader:
                         log.warning("%s: not loaded in the background: %s", tid, exc)
 
 
-async def _advance_in_slices(live: LiveTournament, records: list[Record]) -> Touched:
+async def advance_in_slices(live: LiveTournament, records: list[Record]) -> Touched:
     """Run the rules over ``records`` one by one, yielding to other requests every
-    ``SLICE_SECONDS``; returns the views they touched."""
+    ``SLICE_SECONDS`` (the views are built once, by the caller's ``publish``); returns the views
+    they touched."""
     touched = set[str]()
     slice_end = time.perf_counter() + SLICE_SECONDS
     for record in records:

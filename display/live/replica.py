@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 from redis.typing import KeyT, StreamIdT, StreamRangeResponse, XReadResponse
 
 from display.live.hub import Hub, Outgoing
-from display.live.loader import Loader
+from display.live.loader import Loader, advance_in_slices
 from display.live.snapshots import Snapshots
 from display.live.summaries import Summaries
 from display.live.tournament import Applied, Change, LiveTournament, fold
@@ -38,6 +38,8 @@ CLUSTER_POLL_SECONDS = 0.02
 it reads them all in one pipelined round trip per shard and, when nothing came, waits this long
 before the next. A push through another process reaches this one's displays at most this much
 later; a push through this process is not delayed (its writer hands the records over)."""
+SLICE_RECORDS = 64
+"""A tail page longer than this is applied in slices (``Replica.ingest_in_slices``)."""
 BROADCAST_WINDOW = 0.025
 """Seconds: at most one broadcast per tournament per window. A change after a quiet spell goes out
 at once; changes inside the window after a broadcast are folded into the next one, so fan-out work
@@ -152,7 +154,10 @@ class Replica:
         for tid, records in await self._read(block_ms):
             if tid in self.appending:
                 continue  # the writer applies its own records (see ``appending``)
-            self.ingest(tid, records)
+            if len(records) > SLICE_RECORDS:
+                await self.ingest_in_slices(tid, records)
+            else:
+                self.ingest(tid, records)
         async with self._advanced:
             self._advanced.notify_all()
 
@@ -184,7 +189,22 @@ class Replica:
         live = self.tournaments.get(tid)
         if live is None or not batch:
             return
-        change = live.apply(batch, applied)
+        self._changed(tid, live.apply(batch, applied))
+
+    async def ingest_in_slices(self, tid: str, batch: list[Record]) -> None:
+        """``ingest`` for a long page of records (an import or a restore appended thousands,
+        another process's catch-up): the rules run record by record in slices of at most
+        ``loader.SLICE_SECONDS``, other requests are answered between slices, and the views are
+        built, diffed and broadcast once, at the end (``LiveTournament.publish``)."""
+        live = self.tournaments.get(tid)
+        if live is None or not batch:
+            return
+        await advance_in_slices(live, batch)
+        if self.tournaments.get(tid) is live:  # not let go meanwhile
+            self._changed(tid, live.publish(live.version, set()))
+
+    def _changed(self, tid: str, change: Change | None) -> None:
+        """Queue ``change`` of ``tid`` for the next broadcast (``BROADCAST_WINDOW``)."""
         if change is None:
             return
         if self.on_applied is not None:  # a kind that follows other tournaments (the UKPL season)
@@ -267,6 +287,8 @@ class Replica:
         if self.snapshots is None or live is None or live.kind is None:
             return False
         if live.version - self.snapshots.saved_at.get(tid, 0) < least:
+            return False
+        if live.published != live.version:  # records applied in slices, views not built yet
             return False
         try:
             data = self.snapshots.dump(live.saved())

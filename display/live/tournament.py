@@ -113,6 +113,17 @@ class LiveTournament:
         self._snapshot: tuple[int, str] | None = None
         # the state ``views`` were built from: a kind with ``view_change`` patches from it
         self._published: Any = None
+        # The version ``views`` are at and the views touched since: records advanced in slices
+        # (a catch-up, a long tail page) and a writer's push between two slices go out as one
+        # change from here, so no client misses a view or a version.
+        self._published_at = 0
+        self._unpublished: set[str] = set()
+
+    @property
+    def published(self) -> int:
+        """The version ``views`` are at: ``version`` except while records applied in slices
+        (``advance``) wait for their ``publish``; what clients and ``GET /views`` are given."""
+        return self._published_at
 
     def saved(self) -> Saved:
         """What a snapshot keeps of this tournament (``display/live/snapshots.py``)."""
@@ -136,6 +147,7 @@ class LiveTournament:
         self.history.clear()
         self._snapshot = None
         self._published = saved.state
+        self._published_at, self._unpublished = saved.version, set()
 
     def try_apply(self, records: Sequence[Record]) -> Applied:
         """What ``records`` would make of the state at ``version`` (as versions ``version + 1``
@@ -162,6 +174,7 @@ class LiveTournament:
         if applied is not None and batch and batch[0].seq == self.version + 1:
             self.state, self.shared, touched = applied
             self.version, self.head_hash = batch[-1].seq, batch[-1].h or GENESIS
+            self._unpublished |= touched
             batch = []
         touched |= self.advance(batch)
         return self.publish(base, touched)
@@ -178,11 +191,17 @@ class LiveTournament:
                 raise RuntimeError(f"{self.id}: log gap, at {self.version}, got {record.seq}")
             touched |= self._apply_one(record)
             self.version, self.head_hash = record.seq, record.h or GENESIS
+        self._unpublished |= touched
         return touched
 
     def publish(self, base: int, touched: Touched) -> Change | None:
         """Build the ``touched`` views once, diff them against those at ``base`` and keep the
-        change in history; None when the version did not move since ``base``."""
+        change in history; None when the version did not move since ``base``.
+
+        The change always starts at the last one published, with every view touched since
+        (``_unpublished``): when a push was applied and published between two slices of a
+        catch-up that began at ``base``, the catch-up's change follows on from the push's."""
+        base, touched = self._published_at, set(touched) | self._unpublished
         if self.version == base:
             return None
         patches: dict[str, Doc | None] = {}
@@ -212,6 +231,7 @@ class LiveTournament:
         change = Change(base, self.version, patches)
         self.history.append(change)
         self._published = self.state
+        self._published_at, self._unpublished = self.version, set()
         return change
 
     def _view_change(self, name: str) -> tuple[Doc, Doc | None] | None:
@@ -265,9 +285,9 @@ class LiveTournament:
 
     def snapshot_text(self) -> tuple[int, str]:
         """The snapshot message for the current version, serialised once per version."""
-        if self._snapshot is None or self._snapshot[0] != self.version:
-            message = {"type": "snapshot", "version": self.version, "views": self.views}
-            self._snapshot = (self.version, orjson.dumps(message).decode())
+        if self._snapshot is None or self._snapshot[0] != self.published:
+            message = {"type": "snapshot", "version": self.published, "views": self.views}
+            self._snapshot = (self.published, orjson.dumps(message).decode())
         return self._snapshot
 
     def resync(self, version: int) -> tuple[int, str]:
@@ -280,9 +300,9 @@ class LiveTournament:
 
     def since(self, version: int) -> Change | None:
         """One change from ``version`` to now folded from history, or None if history lacks it."""
-        if version == self.version:
+        if version == self.published:
             return Change(version, version, {})
-        if version > self.version or not self.history:
+        if version > self.published or not self.history:
             return None
         changes = [c for c in self.history if c.base >= version]
         if not changes or changes[0].base != version:

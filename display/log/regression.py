@@ -329,7 +329,7 @@ class Guard:
             live.views.pop(VIEW, None)
         else:
             live.views[VIEW] = doc
-        change = Change(live.version, live.version, {VIEW: doc})
+        change = Change(live.published, live.published, {VIEW: doc})
         live.history.append(change)
         live._snapshot = None  # the cached snapshot of this version lacks the mark
         self.replica.hub.broadcast(tid, Outgoing(orjson.dumps(change.message()).decode()))
