@@ -335,6 +335,12 @@ class EpcClassic:
     Classic Tournament). Stateless; every method is pure."""
 
     __slots__ = ()
+
+    def __reduce__(self) -> str:
+        """Pickled as the module's ``EPC_CLASSIC``: a snapshot's state unpickles to the one format
+        object, which views compare by identity (EPC 2009, EPC Classic Tournament)."""
+        return "EPC_CLASSIC"
+
     name: str = "epc-classic"
     title: str = "EPC Classic"
 

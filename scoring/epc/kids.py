@@ -124,6 +124,12 @@ class EpcKids:
     Tournament). Stateless; every method is pure."""
 
     __slots__ = ()
+
+    def __reduce__(self) -> str:
+        """Pickled as the module's ``EPC_KIDS``: a snapshot's state unpickles to the one format
+        object, which views compare by identity (EPC 2009, UK Pinball Kids Tournament)."""
+        return "EPC_KIDS"
+
     name: str = "epc-kids"
     title: str = "UK Pinball Kids Tournament"
 

@@ -101,6 +101,12 @@ class EpcQualifying:
     ``"epc-qualifying"`` in ``scoring.FORMATS``. Stateless; every method is pure."""
 
     __slots__ = ()
+
+    def __reduce__(self) -> str:
+        """Pickled as the module's ``EPC_QUALIFYING``: a snapshot's state unpickles to the one format
+        object, which views compare by identity (EPC 2009, EPC Qualifying)."""
+        return "EPC_QUALIFYING"
+
     name: str = "epc-qualifying"
     title: str = "EPC qualifying"
 

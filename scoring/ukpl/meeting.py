@@ -106,6 +106,12 @@ class UkplMeeting:
     ``scoring.FORMATS``. Stateless; every method is pure."""
 
     __slots__ = ()
+
+    def __reduce__(self) -> str:
+        """Pickled as the module's ``UKPL_MEETING``: a snapshot's state unpickles to the one format
+        object, which views compare by identity (UKPL 3)."""
+        return "UKPL_MEETING"
+
     name: str = "ukpl-meeting"
     title: str = "UKPL meeting"
 

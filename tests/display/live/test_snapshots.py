@@ -4,6 +4,7 @@ snapshot from other code is never unpickled; and a restarted server starts from 
 
 from __future__ import annotations
 
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from display.live.snapshots import Snapshots
 from display.live.tournament import LiveTournament
 from display.log.store import Record
 from display.settings import Settings
+from scoring import FORMATS
 from tests.utils import Api, serve_in_loop
 
 AT = "2025-03-08T19:30:00.000+00:00"
@@ -165,3 +167,33 @@ async def test_a_restart_starts_from_the_snapshot_and_reads_only_the_tail(
         assert (await api.views("snap")) == after
         assert applied == list(range(1, after["version"] + 1))  # the whole log, from scratch
         await api.close()
+
+
+def test_a_snapshot_keeps_the_tie_at_the_cut(tmp_path: Path) -> None:
+    """The standings view of an EPC qualifying restored from a snapshot still bands a tie at the
+    cut "tie" (its views find the format by identity, so the state must unpickle to the one
+    format object, not a copy of it)."""
+    head: list[dict[str, Any]] = [
+        {"type": "tournament_created", "format": "epc-qualifying", "name": "Snap",
+         "settings": {"qualify": 1, "standby": 0}},
+        *({"type": "player_added", "player": {"number": n, "name": f"P{n}"}} for n in "12"),
+        {"type": "machine_added", "machine": {"id": "1", "name": "M1"}},
+        {"type": "machine_added", "machine": {"id": "2", "name": "M2"}},
+        {"type": "score_recorded", "player": "1", "machine": "1", "score": 10},
+        {"type": "score_recorded", "player": "2", "machine": "2", "score": 10},
+        {"type": "profile_set", "name": "a", "views": ["standings"], "seconds": 5},
+    ]  # fmt: skip
+    records = [Record(s, {"by": "td:TD", "at": AT, **r}, f"h{s}") for s, r in enumerate(head, 1)]
+    full = replayed(records)
+    assert full.views["standings"]["cut_tie"]["players"] == ["1", "2"]
+    snapshots = Snapshots(tmp_path, "bg")
+    first = replayed(records[:-1])
+    snapshots.write("snap", snapshots.dump(first.saved()), first.version)
+    loaded = snapshots.load("snap")
+    assert loaded is not None
+    restarted = LiveTournament("snap", 64)
+    restarted.restore(loaded)
+    restarted.apply(records[-1:])
+    assert restarted.all_views() == full.views
+    for fmt in FORMATS.values():
+        assert pickle.loads(pickle.dumps(fmt)) is fmt
