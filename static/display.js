@@ -51,6 +51,8 @@
   const FLASH_MS = 3000;
   const MIN_ARC_MINUTES = 16;
   const SMALLEST_EM = 0.8; // the smallest text in display.css, in the board's em
+  const QR_SCAN_WIDTHS = 10; // a phone scans a QR code from about ten code widths (issue 12)
+  const QR_ROOM = 0.34; // the most of the screen's width (upright: height) the code may take
   const DEFAULT_READING = { distance: 3, diagonal: 55 }; // docs/display.md: a typical hall
   const STALE_AFTER_MS = 2000;
   const SILENT_MS = 8000;
@@ -125,14 +127,18 @@
 
   /* ---------- reading distance ---------- */
 
-  /* CSS px of the smallest text a player must read ``distance`` metres from a ``diagonal``-inch
-   * screen showing this viewport full screen: 16 arcminutes is 2·d·tan(8′) metres of the screen's
-   * height (its diagonal and the viewport's aspect ratio give the height). */
-  function minTextPx(distance, diagonal) {
+  /* CSS px per metre of a ``diagonal``-inch screen showing this viewport full screen (its
+   * diagonal and the viewport's aspect ratio give its height in metres). */
+  function pxPerMetre(diagonal) {
     const aspect = window.innerWidth / window.innerHeight;
-    const screenM = (diagonal * 0.0254) / Math.sqrt(1 + aspect * aspect);
+    return window.innerHeight / ((diagonal * 0.0254) / Math.sqrt(1 + aspect * aspect));
+  }
+
+  /* CSS px of the smallest text a player must read ``distance`` metres from a ``diagonal``-inch
+   * screen showing this viewport full screen: 16 arcminutes is 2·d·tan(8′) metres of the screen. */
+  function minTextPx(distance, diagonal) {
     const textM = 2 * distance * Math.tan(((MIN_ARC_MINUTES / 2 / 60) * Math.PI) / 180);
-    return (textM / screenM) * window.innerHeight;
+    return textM * pxPerMetre(diagonal);
   }
 
   /* Set the board's font from the reading distance: never below the board as designed (2.6 % of
@@ -148,7 +154,27 @@
     board.dataset.minText = minimum.toFixed(2);
     board.dataset.distance = String(chosen.distance);
     board.dataset.diagonal = String(chosen.diagonal);
+    sizeQr(chosen);
     fitQrText();
+  }
+
+  /* The QR code sized for the reading distance (issue 12: a phone scans a code from about
+   * QR_SCAN_WIDTHS code widths away, so from ``distance`` metres it must be distance/10 m wide).
+   * Beside the stage on a landscape screen, under it on an upright one. Where that size does not
+   * fit (more than QR_ROOM of the screen), the code is not shrunk below it: the players' page's
+   * address is shown in the board's own text instead (#qr-corner[data-fit="url"]). */
+  function sizeQr(chosen) {
+    const corner = document.getElementById("qr-corner");
+    const need = (chosen.distance / QR_SCAN_WIDTHS) * pxPerMetre(chosen.diagonal);
+    const size = Math.max(need, 0.1 * window.innerHeight); // 10vh: the board as designed
+    const upright = window.innerHeight > window.innerWidth;
+    const room = upright
+      ? Math.min(0.9 * window.innerWidth, QR_ROOM * window.innerHeight)
+      : Math.min(QR_ROOM * window.innerWidth, 0.7 * window.innerHeight);
+    board.style.setProperty("--qr-size", size.toFixed(1) + "px");
+    corner.dataset.need = need.toFixed(1);
+    corner.dataset.fit = size <= room ? "code" : "url";
+    board.dataset.qr = corner.hidden ? "off" : corner.dataset.fit;
   }
 
   /* The QR code's caption at the reading size, or left out where it would not fit whole. */
@@ -159,7 +185,8 @@
     // The lines are right-aligned, so one too long spills out on the left, where scrollWidth does
     // not count it: measure each line against the box.
     const tooWide = () => [...text.children].some((line) => line.offsetWidth > text.clientWidth + 1);
-    const tooTall = () => text.offsetHeight > text.parentElement.clientHeight + 1;
+    const foot = text.parentElement;
+    const tooTall = () => text.offsetHeight > foot.clientHeight + 1 || foot.scrollHeight > foot.clientHeight + 1;
     if (tooWide()) text.classList.add("wrapped"); // a narrow screen: the lines wrap first
     if (tooWide() || tooTall()) text.classList.add("too-long");
   }
@@ -1069,6 +1096,8 @@
     applyReadingSize(chosen);
     resetNames();
     document.getElementById("qr-corner").hidden = chosen.qr === false;
+    board.dataset.qr = chosen.qr === false ? "off" : document.getElementById("qr-corner").dataset.fit;
+    fitQrText(); // the corner's room changed with it
     const note = document.getElementById("profile-note");
     note.hidden = !missing;
     note.textContent = missing ? "no display profile “" + followed + "”" : "";

@@ -61,7 +61,7 @@ async def test_standings_are_paged_with_the_qualify_and_standby_bands(
     for player in range(1, 9):
         await api.score("bd2", player, 1, (10 - player) * 1_000_000)
     page = await new_page()
-    await page.goto(f"{server}/t/bd2/display?views=standings&rows=2&seconds=2")
+    await page.goto(f"{server}/t/bd2/display?views=standings&rows=2&seconds=2&qr=0")
     await expect(page.locator("#view-title")).to_have_text("Standings")
     await expect(page.locator("#page-number")).to_have_text("1 / 2")
     stage = page.locator("#stage")
