@@ -535,7 +535,7 @@
       if (last.sig !== sig) seen.set(key, { sig: sig, at: now });
       const at = seen.get(key).at;
       if (!at || now - at >= ms) return {};
-      return { cls: " flash", style: "animation-delay: -" + (now - at) + "ms", left: ms - (now - at) };
+      return { cls: " flash", style: "--flash-delay: -" + (now - at) + "ms; animation-delay: -" + (now - at) + "ms", left: ms - (now - at) };
     }
     function settle(node, f) {
       if (f.left) setTimeout(() => node.classList.remove("flash"), f.left);
