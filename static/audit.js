@@ -4,7 +4,11 @@
  *
  * The log is public (GET /api/t/{tid}/log); new records are fetched as the live version moves.
  * Signed in, the TD corrects or voids a score from here; a steward voids their own entry within
- * the window the TD set (hall setting void_window_seconds). */
+ * the window the TD set (hall setting void_window_seconds).
+ *
+ * A long log is shown PAGE_SIZE records a page, newest first, with Newer and Older buttons (a
+ * weekend's log runs to thousands of records; one page of them all took seconds to draw and a
+ * phone scrolled for minutes). A filter starts again at the newest page. */
 (function () {
   "use strict";
   const B = window.Backglass;
@@ -13,6 +17,7 @@
   const tid = config.tournament;
   const $ = (id) => document.getElementById(id);
   const api = "/api/t/" + encodeURIComponent(tid);
+  const PAGE_SIZE = 50;
   const KEYS = { mine: "backglass.queue." + tid, steward: "backglass.steward." + tid, td: "backglass.td" };
 
   const state = {
@@ -22,6 +27,7 @@
     origin: new Map(), // seq of a score or correction -> seq of the score it stands for
     fixes: new Map(), // seq of a score -> [correction and void records]
     filter: { player: config.player || "", machine: config.machine || "", kind: new URLSearchParams(location.search).get("kind") || "" },
+    page: 0, // 0: the newest PAGE_SIZE records shown, 1: the next older ones, …
     editing: null, // {seq, action, version}: the entry's version when the editor was opened
     session: session(),
   };
@@ -227,6 +233,7 @@
     const query = new URLSearchParams();
     for (const [key, v] of Object.entries(state.filter)) if (v) query.set(key, v);
     history.replaceState(null, "", location.pathname + (query.toString() ? "?" + query : ""));
+    state.page = 0;
     render();
   }
 
@@ -391,11 +398,22 @@
 
   function render() {
     renderSession();
-    const chosen = state.records.filter(shown);
-    $("count").textContent = state.records.length
-      ? "Showing " + chosen.length + " of " + state.records.length + " records"
-      : "No records yet";
-    const rows = chosen.slice().reverse().map(row);
+    const chosen = state.records.filter(shown).reverse(); // newest first
+    const pages = Math.max(1, Math.ceil(chosen.length / PAGE_SIZE));
+    state.page = Math.min(Math.max(state.page, 0), pages - 1);
+    const from = state.page * PAGE_SIZE;
+    const page = chosen.slice(from, from + PAGE_SIZE);
+    $("count").textContent = !state.records.length
+      ? "No records yet"
+      : pages === 1
+        ? "Showing " + chosen.length + " of " + state.records.length + " records"
+        : "Showing " + (from + 1) + "–" + (from + page.length) + " of " + chosen.length +
+          (chosen.length === state.records.length ? " records" : " matching (" + state.records.length + " records)") + ", newest first";
+    $("pager").hidden = pages === 1;
+    $("page-of").textContent = "Page " + (state.page + 1) + " of " + pages;
+    $("newer").disabled = state.page === 0;
+    $("older").disabled = state.page === pages - 1;
+    const rows = page.map(row);
     if (!rows.length && state.records.length) rows.push(el("p", { class: "muted" }, "No record matches these filters."));
     const kept = keepEditor();
     $("records").replaceChildren(...rows);
@@ -427,6 +445,15 @@
     $(id).textContent = message || "";
     $(id).hidden = !message;
   }
+
+  function turn(by) {
+    state.page += by;
+    state.editing = null; // the row being edited is on the page left
+    render();
+    $("count").scrollIntoView({ block: "nearest" });
+  }
+  $("newer").addEventListener("click", () => turn(-1));
+  $("older").addEventListener("click", () => turn(1));
 
   $("sign-in-toggle").addEventListener("click", () => ($("signin").hidden = !$("signin").hidden));
   $("signin-role").addEventListener("change", (e) => ($("signin-name").hidden = e.target.value !== "steward"));
