@@ -152,6 +152,7 @@
     board.style.setProperty("--design-font", designed.toFixed(2) + "px");
     board.style.setProperty("--min-text", minimum.toFixed(2) + "px");
     board.dataset.minText = minimum.toFixed(2);
+    board.toggleAttribute("data-far", font > designed * 1.05); // the header keeps what players read
     board.dataset.distance = String(chosen.distance);
     board.dataset.diagonal = String(chosen.diagonal);
     sizeQr(chosen);

@@ -103,6 +103,29 @@ async def walk(page: Page, view: str) -> tuple[set[str], set[str], float, str, i
     return expected, shown, smallest, where, len(pages)
 
 
+HEADER = """
+() => {
+  const cut = [];
+  for (const node of document.querySelectorAll(".display-head *")) {
+    const r = node.getBoundingClientRect();
+    if (getComputedStyle(node).display === "none" || r.width === 0) continue;
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) cut.push(node.className || node.id);
+  }
+  const title = document.querySelector(".display-title").getBoundingClientRect().width;
+  const em = parseFloat(getComputedStyle(document.querySelector(".display-head")).fontSize);
+  return {cut, titleEms: title / em};
+}
+"""
+
+
+async def header_fits(page: Page, at: str) -> None:
+    """Nothing of the header runs off the screen, and the title keeps some room (it may be cut
+    with an ellipsis, never pushed out of sight)."""
+    found = await page.evaluate(HEADER)
+    assert found["cut"] == [], f"{at}: header parts off the screen: {found['cut']}"
+    assert found["titleEms"] >= 2, f"{at}: the title has {found['titleEms']:.1f} em"
+
+
 @pytest.mark.parametrize("view", ["machines", "standings", "queue", "placings"])
 async def test_every_row_is_shown_at_a_readable_size(
     api: Api, server: str, new_page: NewPage, view: str
@@ -120,6 +143,7 @@ async def test_every_row_is_shown_at_a_readable_size(
             minimum = min_text_px(distance, 55, width, height)
             shown_min = float(await page.locator("#display").get_attribute("data-min-text") or 0)
             assert shown_min == pytest.approx(minimum, abs=0.01), at
+            await header_fits(page, at)
             expected, shown, smallest, where, pages = await walk(page, view)
             assert len(expected) >= MACHINES, at
             assert expected - shown == set(), f"{at}: rows never wholly on screen, {pages} pages"
