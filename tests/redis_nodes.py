@@ -22,7 +22,8 @@ from pathlib import Path
 import redis
 
 from display.embedded.redis import APP_RULES, APP_USER
-from tests.utils import ROOT, free_port
+from display.settings import Settings
+from tests.utils import ROOT, TD_PASSWORD, free_port
 
 APP_PASSWORD = "app-password"
 ADMIN_PASSWORD = "admin-password"
@@ -329,3 +330,19 @@ def cluster(
         yield found
     finally:
         found.stop()
+
+
+def node_settings(url: str, data_dir: Path, wait_replicas: int = 0) -> Settings:
+    """A server's settings for these nodes: ``url`` (a set's or a cluster's), a heartbeat of a
+    second, and with ``wait_replicas`` every write acknowledged only once that many replicas have
+    it. Its ``WAIT`` timeout is long enough that a loaded machine's replica confirms before a
+    test's kill: a write not confirmed in time (503) but read back by the tail from the master,
+    then lost with it, would leave the server "ahead" of the new master (docs/store-loss.md)."""
+    return Settings(
+        redis_url=url,
+        data_dir=data_dir,
+        td_password=TD_PASSWORD,
+        heartbeat_seconds=1.0,
+        wait_replicas=wait_replicas,
+        wait_timeout_ms=5000,
+    )

@@ -23,10 +23,11 @@ from tests.redis_nodes import (
     Node,
     cluster,
     documented_acl,
+    node_settings,
     sentinel_set,
     wait_until,
 )
-from tests.utils import TD_PASSWORD, Api, connect, receive, serve_in_loop, ws_url
+from tests.utils import Api, connect, receive, serve_in_loop, ws_url
 
 SENTINEL = "The ACL user on a Sentinel set"
 CLUSTER = "The ACL user on a cluster"
@@ -85,14 +86,7 @@ async def test_the_app_user_on_a_sentinel_set(tmp_path: Path) -> None:
     docs/redis.md says."""
     acl, on_sentinel = documented_acl(SENTINEL), documented_acl(SENTINEL, block=1)
     with sentinel_set(tmp_path / "redis", replicas=1, acl=acl, sentinel_acl=on_sentinel) as nodes:
-        settings = Settings(
-            redis_url=nodes.url,
-            data_dir=tmp_path / "data",
-            td_password=TD_PASSWORD,
-            heartbeat_seconds=1.0,
-            wait_replicas=1,
-            wait_timeout_ms=5000,
-        )
+        settings = node_settings(nodes.url, tmp_path / "data", wait_replicas=1)
         await push_and_read(settings, ["acl-s"])
         log = f"{settings.key_prefix}:t:acl-s:log"
         master = app_client(nodes.master)
@@ -121,12 +115,7 @@ async def test_the_app_user_on_a_cluster(tmp_path: Path) -> None:
     """The page's lines on three masters and a replica of each; tournaments on every shard; every
     replica lets the app's user in (it becomes a master after a failover)."""
     with cluster(tmp_path / "redis", replicas=1, acl=documented_acl(CLUSTER)) as nodes:
-        settings = Settings(
-            redis_url=nodes.url,
-            data_dir=tmp_path / "data",
-            td_password=TD_PASSWORD,
-            heartbeat_seconds=1.0,
-        )
+        settings = node_settings(nodes.url, tmp_path / "data")
         await push_and_read(settings, one_per_shard())
         for node in nodes.nodes:
             client = app_client(node)

@@ -19,7 +19,7 @@ from display.log.store import LogStore
 from display.log.verify import verify_redis
 from display.settings import Settings
 from tests.display.log.keyed_load import EPC, MACHINES, PLAYERS, KeyedLoad, score_records
-from tests.redis_nodes import Cluster, cluster
+from tests.redis_nodes import Cluster, cluster, node_settings
 from tests.utils import TD_PASSWORD, Api, connect, receive, serve_in_loop, ws_url
 
 SHARDS = ((0, 5460), (5461, 10922), (10923, 16383))  # redis-cli --cluster create, three masters
@@ -135,14 +135,7 @@ async def test_a_shard_failover_loses_no_acknowledged_score(tmp_path: Path) -> N
     (BACKGLASS_WAIT_REPLICAS=1: the replica confirmed each write, so the one promoted has them);
     every acknowledged score is in the new master's log exactly once."""
     with cluster(tmp_path / "redis", replicas=1) as nodes:
-        settings = Settings(
-            redis_url=nodes.url,
-            data_dir=tmp_path / "data",
-            td_password=TD_PASSWORD,
-            heartbeat_seconds=1.0,
-            wait_replicas=1,
-            wait_timeout_ms=5000,
-        )
+        settings = node_settings(nodes.url, tmp_path / "data", wait_replicas=1)
         async with serve_in_loop(settings) as base:
             api = Api(base)
             await api.sign_in_td()

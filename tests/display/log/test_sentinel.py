@@ -13,8 +13,8 @@ import pytest
 from display.log.connection import SentinelUrl, connect_sync, sentinel_url
 from display.settings import Settings, insecure_redis
 from tests.display.log.keyed_load import EPC, MACHINES, PLAYERS, KeyedLoad, score_records
-from tests.redis_nodes import sentinel_set
-from tests.utils import TD_PASSWORD, Api, connect, receive, serve_in_loop, ws_url
+from tests.redis_nodes import node_settings, sentinel_set
+from tests.utils import Api, connect, receive, serve_in_loop, ws_url
 
 
 def test_a_sentinel_url_names_the_sentinels_the_master_and_the_users() -> None:
@@ -39,17 +39,7 @@ async def test_a_failover_loses_no_acknowledged_score(tmp_path: Path) -> None:
     promoted has them all); every acknowledged score is in the new master's log exactly once, and a
     display that saw "store down" catches up to the last version."""
     with sentinel_set(tmp_path / "redis", replicas=1) as nodes:
-        settings = Settings(
-            redis_url=nodes.url,
-            data_dir=tmp_path / "data",
-            td_password=TD_PASSWORD,
-            heartbeat_seconds=1.0,
-            wait_replicas=1,
-            # Long enough that a loaded machine's replica confirms before the kill: a write not
-            # confirmed in time (503) but read back by the tail from the master, then lost with
-            # it, would leave this server "ahead" of the new master (docs/store-loss.md).
-            wait_timeout_ms=5000,
-        )
+        settings = node_settings(nodes.url, tmp_path / "data", wait_replicas=1)
         async with serve_in_loop(settings) as base:
             api = Api(base)
             await api.sign_in_td()
