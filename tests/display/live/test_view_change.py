@@ -9,10 +9,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from display.live import mergepatch
 from display.live.tournament import LiveTournament
 from display.log.store import Record
 from scoring.errors import ScoringError
+from tests.display.live.test_batched_replay import follow
 
 AT = "2026-01-01T10:00:00+00:00"
 
@@ -75,11 +75,6 @@ def test_patches_from_changed_rows_equal_whole_views(players: int, plan: list[An
         assert change is not None
         if what == "score":
             scores.append(seq)
-        for name, patch in change.patches.items():
-            if patch is None:
-                client.pop(name, None)
-            else:
-                client[name] = mergepatch.apply(client.get(name), patch)
-        client.update(change.documents)
+        follow(client, change)
         assert client == live.all_views()
         assert live.views == live.all_views()
