@@ -83,7 +83,8 @@ def load(live: LiveTournament, records: list[dict[str, Any]]) -> None:
     """Catch ``live`` up on ``records`` (after its version) as a start-up does."""
     base = live.version
     batch = [Record(base + i, r) for i, r in enumerate(records, start=1)]
-    live.publish(base, live.advance(batch))
+    live.advance(batch)
+    live.publish()
 
 
 def push(live: LiveTournament, record: dict[str, Any]) -> bytes:
@@ -178,7 +179,8 @@ def replay_once(log: list[dict[str, Any]]) -> float:
     batch = [Record(seq, r) for seq, r in enumerate(log, start=1)]
     live = LiveTournament("bench", 64)
     t0 = time.process_time()
-    live.publish(0, live.advance(batch))
+    live.advance(batch)
+    live.publish()
     return time.process_time() - t0
 
 
@@ -192,11 +194,13 @@ def hall_replay(
     live, saved, spent = LiveTournament("bench", 64), b"", 0.0
     if snapshot_at:
         t0 = time.process_time()
-        live.publish(0, live.advance(batch[:snapshot_at]))
+        live.advance(batch[:snapshot_at])
+        live.publish()
         spent = time.process_time() - t0
         saved = Snapshots(Path("."), "bench").dump(live.saved())
     t0 = time.process_time()
-    live.publish(live.version, live.advance(batch[live.version :]))
+    live.advance(batch[live.version :])
+    live.publish()
     return spent + time.process_time() - t0, live, saved
 
 
@@ -224,7 +228,8 @@ def ready_with_snapshot(log: list[dict[str, Any]], full: LiveTournament, saved: 
         assert loaded is not None
         live = LiveTournament("bench", 64)
         live.restore(loaded)
-        live.publish(live.version, live.advance(batch[live.version :]))
+        live.advance(batch[live.version :])
+        live.publish()
         seconds = time.perf_counter() - t0
     assert live.views == full.views, "snapshot + tail must give the full replay's views"
     return seconds
@@ -238,7 +243,8 @@ async def import_waits(log: list[dict[str, Any]], tick: float = 0.005) -> list[f
     live, done, waits = LiveTournament("bench", 64), asyncio.Event(), []
 
     async def catch_up() -> None:
-        live.publish(0, await advance_in_slices(live, batch))
+        await advance_in_slices(live, batch)
+        live.publish()
         done.set()
 
     async def probe() -> None:

@@ -30,7 +30,6 @@ from display import competitions
 from display.live.tournament import LiveTournament
 from display.log.integrity import GENESIS
 from display.log.store import Record
-from display.types import Touched
 
 if TYPE_CHECKING:  # the replica makes its loader
     from display.live.replica import Replica
@@ -101,10 +100,10 @@ class Loader:
         replica.loading[tid], replica.totals[tid] = live, total
         try:
             await self._from_snapshot(live, total)
-            base, touched = live.version, set[str]()
+            base = live.version
             while records := await store.read(tid, live.version, READ_COUNT):
-                touched |= await advance_in_slices(live, records)
-            live.publish(base, touched)
+                await advance_in_slices(live, records)
+            live.publish()
         finally:
             del replica.loading[tid], replica.totals[tid]
         await replica.adopt(live, base)
@@ -191,15 +190,12 @@ class Loader:
                         log.warning("%s: not loaded in the background: %s", tid, exc)
 
 
-async def advance_in_slices(live: LiveTournament, records: list[Record]) -> Touched:
+async def advance_in_slices(live: LiveTournament, records: list[Record]) -> None:
     """Run the rules over ``records`` one by one, yielding to other requests every
-    ``SLICE_SECONDS`` (the views are built once, by the caller's ``publish``); returns the views
-    they touched."""
-    touched = set[str]()
+    ``SLICE_SECONDS``; the views they touch are built once, by the caller's ``publish``."""
     slice_end = time.perf_counter() + SLICE_SECONDS
     for record in records:
-        touched |= live.advance((record,))
+        live.advance((record,))
         if time.perf_counter() > slice_end:
             await asyncio.sleep(0)
             slice_end = time.perf_counter() + SLICE_SECONDS
-    return touched

@@ -201,7 +201,7 @@ class Replica:
             return
         await advance_in_slices(live, batch)
         if self.tournaments.get(tid) is live:  # not let go meanwhile
-            self._changed(tid, live.publish(live.version, set()))
+            self._changed(tid, live.publish())
 
     def _changed(self, tid: str, change: Change | None) -> None:
         """Queue ``change`` of ``tid`` for the next broadcast (``BROADCAST_WINDOW``)."""

@@ -170,14 +170,13 @@ class LiveTournament:
         (the writer validated the records that way), so the rules run once per push; ignored
         unless the batch follows on from this version.
         """
-        base, touched = self.version, set[str]()
         if applied is not None and batch and batch[0].seq == self.version + 1:
             self.state, self.shared, touched = applied
             self.version, self.head_hash = batch[-1].seq, batch[-1].h or GENESIS
             self._unpublished |= touched
             batch = []
-        touched |= self.advance(batch)
-        return self.publish(base, touched)
+        self.advance(batch)
+        return self.publish()
 
     def advance(self, batch: Sequence[StoredRecord]) -> Touched:
         """Run the rules over ``batch`` (records after ``version``; earlier ones are skipped) and
@@ -194,14 +193,13 @@ class LiveTournament:
         self._unpublished |= touched
         return touched
 
-    def publish(self, base: int, touched: Touched) -> Change | None:
-        """Build the ``touched`` views once, diff them against those at ``base`` and keep the
-        change in history; None when the version did not move since ``base``.
-
-        The change always starts at the last one published, with every view touched since
-        (``_unpublished``): when a push was applied and published between two slices of a
-        catch-up that began at ``base``, the catch-up's change follows on from the push's."""
-        base, touched = self._published_at, set(touched) | self._unpublished
+    def publish(self) -> Change | None:
+        """Build the views touched since the last change published (``advance`` and ``apply``
+        record them) once, diff them against the published ones and keep the change in history;
+        None when the version did not move since. The change always starts at the last one
+        published: when a push was applied and published between two slices of a catch-up, the
+        catch-up's change follows on from the push's."""
+        base, touched = self._published_at, self._unpublished
         if self.version == base:
             return None
         patches: dict[str, Doc | None] = {}

@@ -47,7 +47,8 @@ def test_batched_replay_equals_a_replay_record_by_record(fmt: str, seed: int, le
     while at < len(records):
         size = rng.choice([1, 2, 5, 17, 1000])
         base = batched.version
-        change = batched.publish(base, batched.advance(records[at : at + size]))
+        batched.advance(records[at : at + size])
+        change = batched.publish()
         assert change is not None and change.base == base
         follow(client, change)
         at += size
@@ -65,11 +66,11 @@ def test_a_push_between_two_slices_follows_on(seed: int, length: int, cut: float
     live.apply(records[:head])
     client = dict(live.views)
     start = live.version
-    touched = live.advance(records[head:-1])  # a catch-up's slices, not yet published
+    live.advance(records[head:-1])  # a catch-up's slices, not yet published
     push = live.apply(records[-1:])  # a push applied between two slices
     assert push is not None and push.base == start  # from what clients hold
     follow(client, push)
-    assert live.publish(start, touched) is None  # nothing left: the push carried it all
+    assert live.publish() is None  # nothing left: the push carried it all
     whole = LiveTournament("t", 64)
     whole.apply(records)
     assert client == live.views == whole.views
@@ -85,5 +86,5 @@ def test_views_and_snapshot_say_the_version_they_are_at() -> None:
     version, _ = live.snapshot_text()
     assert version == 10  # the views of version 10, not labelled with a later one
     assert live.since(10) is not None and live.since(10).patches == {}  # type: ignore[union-attr]
-    live.publish(10, set())
+    live.publish()
     assert live.snapshot_text()[0] == live.version == len(records)
