@@ -344,14 +344,15 @@
     const room = (item, from) => fitRows((n) => column([...current, { key: item.key, from: from, to: from + n }]), across);
     for (const item of items) {
       const rows = Math.max(1, item.rows);
+      let fits = room(item, 0); // each measure draws two probes: one a column as it stands
       // fitRows says 1 also where nothing more fits: below a table, room is more than one row
-      if (current.length && !(room(item, 0) >= rows && room(item, 0) >= 2)) {
+      if (current.length && !(fits >= rows && fits >= 2)) {
         columns.push(current);
         current = [];
+        fits = room(item, 0);
       }
       let from = 0;
       while (from < rows) {
-        const fits = room(item, from);
         const left = rows - from;
         const take = fits >= left ? left : Math.ceil(left / Math.ceil(left / fits));
         current.push({ key: item.key, from: from, to: from + take });
@@ -359,6 +360,7 @@
         if (from < rows) {
           columns.push(current);
           current = [];
+          fits = room(item, from);
         }
       }
     }
