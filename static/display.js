@@ -295,10 +295,20 @@
     return Math.max(1, columns - (state.narrower[view] || 0));
   }
 
+  /* The gap between the board's grid columns in px (display.css .columns: 0.9em). */
+  function columnGap() {
+    return (parseFloat(getComputedStyle(stage).fontSize) || 16) * 0.9;
+  }
+
   function columnsOf(em) {
     const font = parseFloat(getComputedStyle(stage).fontSize) || 16;
-    const gap = font * 0.9;
+    const gap = columnGap();
     return Math.max(1, Math.floor((stage.clientWidth + gap) / (em * font + gap)));
+  }
+
+  /* The width in px of one of ``across`` columns of the board's grid. */
+  function columnWidth(across) {
+    return (stage.clientWidth - columnGap() * (across - 1)) / across;
   }
 
   /* Rows of a plugin's column that fit the stage: build(n) -> a column node with n rows; drawn
@@ -322,10 +332,7 @@
     state.measuring = true;
     try {
       const box = mount(build());
-      if (across) {
-        const gap = (parseFloat(getComputedStyle(stage).fontSize) || 16) * 0.9; // .columns' gap
-        box.style.width = (stage.clientWidth - gap * (across - 1)) / across + "px";
-      }
+      if (across) box.style.width = columnWidth(across) + "px";
       return box;
     } finally {
       state.measuring = false;
@@ -940,6 +947,9 @@
       // how many columns of `em` (of the board's font) fit the stage's width (fewer where a
       // name did not fit whole in that many)
       columns: (em) => narrowed(view, columnsOf(em)),
+      // the width in px of one of `across` columns of the board's grid, to draw a card as wide
+      // as it is measured
+      columnWidth: columnWidth,
     };
   }
 

@@ -134,7 +134,7 @@
       return [{ key: name, division: name, count: rounds.length }]; // a phone: rounds stacked
     }
     const across = ctx.columns(MATCH_EM);
-    const width = (box.width - (across - 1) * 0.9 * box.font) / across;
+    const width = ctx.columnWidth(across);
     const pages = [];
     // a round not drawn yet and places not decided yet get no page (a rotation of empty pages
     // at 10 m says nothing), unless the division has nothing else to show

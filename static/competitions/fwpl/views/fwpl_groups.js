@@ -130,13 +130,6 @@
     };
   }
 
-  /* The width of one of ``across`` columns of the board's grid (display.css .columns). */
-  function columnWidth(across) {
-    const stage = document.getElementById("stage");
-    const font = parseFloat(getComputedStyle(stage).fontSize) || 16;
-    return (stage.clientWidth - (across - 1) * 0.9 * font) / across;
-  }
-
   B.displayViews.fwpl_groups = {
     title: "Groups",
     pages(views, ctx) {
@@ -146,7 +139,7 @@
       if (!numbers.length) return [];
       const games = (views.tournament || {}).games || 4;
       const across = Math.min(3, ctx.columns(CARD_EM));
-      const width = columnWidth(across);
+      const width = ctx.columnWidth(across);
       const tallest = sample(views, doc);
       const size = Object.keys(tallest.players).length;
       // the fullest card whose every player row fits the stage (display.js ctx.fitRows counts the

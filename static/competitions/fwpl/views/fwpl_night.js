@@ -80,14 +80,6 @@
   const CARD_EM = 14;
   const GAME_EM = 1.7;
 
-  /* The width of one of ``across`` columns of the board's grid (display.css .columns), so a
-   * card is measured as wide as it is drawn (its machines line wraps). */
-  function columnWidth(across) {
-    const stage = document.getElementById("stage");
-    const font = parseFloat(getComputedStyle(stage).fontSize) || 16;
-    return (stage.clientWidth - (across - 1) * 0.9 * font) / across;
-  }
-
   B.displayViews.fwpl_night = {
     title: "Tonight",
     pages(views, ctx) {
@@ -104,7 +96,7 @@
       const across = Math.min(3, ctx.columns(CARD_EM + GAME_EM * games));
       const group = doc.groups[largest];
       const size = Object.keys(group.players).length;
-      const width = "width: " + columnWidth(across) + "px";
+      const width = "width: " + ctx.columnWidth(across) + "px";
       // the machines line goes where a whole card would not fit (fitRows: rows a card holds)
       const withRows = (n, short) => {
         const players = Object.fromEntries(Object.entries(group.players).slice(0, n));
