@@ -119,16 +119,12 @@
   }
 
   /* True when the reading distance made the board's font larger than the board as designed
-   * (display.js sets the font and --design-font): the design's own enlargements of a view
-   * (.epc-big, a game's taller rows) would then only cost rows and room for names, so views mark
-   * their root "epc-far" and views.css drops them; the text stays at least the distance's size. */
+   * (display.js marks the board data-far): the design's own enlargements of a view (.epc-big, a
+   * game's taller rows) would then only cost rows and room for names, so views mark their root
+   * "epc-far" and views.css drops them; the text stays at least the distance's size. */
   function far() {
     const board = document.getElementById("display");
-    const stage = document.getElementById("stage");
-    if (!board || !stage) return false;
-    const designed = parseFloat(getComputedStyle(board).getPropertyValue("--design-font"));
-    const font = parseFloat(getComputedStyle(stage).fontSize);
-    return designed > 0 && font > designed * 1.05;
+    return board !== null && board.hasAttribute("data-far");
   }
 
   function stageOf(views) {
