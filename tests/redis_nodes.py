@@ -93,6 +93,16 @@ def wait_until(check: object, timeout: float, what: str) -> None:
     raise RuntimeError(f"timed out waiting for {what}")
 
 
+def run_as_operator(port: int, acl: Acl, what: str) -> None:
+    """Run ``acl`` on the server or sentinel at ``port`` as the operator's first connection does:
+    its default user has no password yet. Waits up to 10 s for it to answer."""
+    bare = redis.Redis(port=port, socket_timeout=2)
+    wait_until(bare.ping, 10, what)
+    for command in acl:
+        bare.execute_command(*command)
+    bare.close()
+
+
 class Node:
     """One ``redis-server`` on 127.0.0.1 with its own directory; ``args`` are extra config;
     ``acl``: commands run on it as soon as it answers (before anything else uses it)."""
@@ -110,12 +120,7 @@ class Node:
         args += ["--dir", str(self.dir), "--logfile", str(self.dir / "redis.log")]
         self.process = subprocess.Popen(args, start_new_session=True, cwd=self.dir)
         if self.acl is not None:
-            # the default user has no password yet: the operator's first connection
-            bare = redis.Redis(port=self.port, socket_timeout=2)
-            wait_until(bare.ping, 10, f"redis on port {self.port}")
-            for command in self.acl:
-                bare.execute_command(*command)
-            bare.close()
+            run_as_operator(self.port, self.acl, f"redis on port {self.port}")
         wait_until(lambda: self.admin().ping(), 10, f"redis on port {self.port}")
 
     def admin(self) -> redis.Redis:
@@ -199,11 +204,9 @@ class SentinelSet:
         args += ["--logfile", str(self.sentinel_dir / "sentinel.log")]
         self.sentinel = subprocess.Popen(args, start_new_session=True)
         if self.sentinel_acl is not None:
-            bare = redis.Redis(port=self.sentinel_port, socket_timeout=2)
-            wait_until(bare.ping, 10, f"the sentinel on port {self.sentinel_port}")
-            for command in self.sentinel_acl:
-                bare.execute_command(*command)
-            bare.close()
+            run_as_operator(
+                self.sentinel_port, self.sentinel_acl, f"the sentinel on port {self.sentinel_port}"
+            )
         wait_until(self._sentinel_sees_replicas, 20, "the sentinel to find the replicas")
 
     def _replicas_linked(self) -> bool:
