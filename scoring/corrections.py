@@ -58,17 +58,16 @@ def counted_entry(
     wiped: Mapping[int, int],
 ) -> Entry:
     """The entry the score record (or correction) at log version ``seq`` stands for, as it counts
-    now. ``origins``: seq of a score or correction record -> seq of its entry; ``voided`` and
-    ``wiped``: entry seq -> seq of the record that voided it, or wiped it when its machine was
-    replaced. EPC 2009, EPC Qualifying ("The contestant should verify the score"): a score is
-    corrected or voided while it counts, once voided or wiped it is no score to change (EPC 2009,
-    EPC Classic, "All recorded scores on the faulty machine will be wiped").
+    now. ``origins``: seq of a correction record -> seq of its entry (a seq not in it is a score
+    record's, which stands for its own entry); ``voided`` and ``wiped``: entry seq -> seq of the
+    record that voided it, or wiped it when its machine was replaced. EPC 2009, EPC Qualifying
+    ("The contestant should verify the score"): a score is corrected or voided while it counts,
+    once voided or wiped it is no score to change (EPC 2009, EPC Classic, "All recorded scores on
+    the faulty machine will be wiped").
 
     Raises UnknownEntry saying why there is none.
     """
-    origin = origins.get(seq)
-    if origin is None:
-        raise UnknownEntry(f"Record {seq} is not a recorded score.")
+    origin = origins.get(seq, seq)  # a score record stands for its own entry
     if origin in voided:
         raise UnknownEntry(f"The score of record {origin} was voided by record {voided[origin]}.")
     if origin in wiped:
@@ -77,7 +76,7 @@ def counted_entry(
             f"(record {wiped[origin]})."
         )
     found = find_entry(tournament, origin)
-    if found is None:  # pragma: no cover - origins only name entries still recorded
+    if found is None:  # no score was recorded at ``seq``
         raise UnknownEntry(f"Record {seq} is not a recorded score.")
     return found
 
@@ -220,4 +219,6 @@ def _rebuilt(tournament: T, entries: Iterable[Entry]) -> T:
         entries=fresh.entries,
         tables=fresh.tables,
         standings=fresh.standings,
+        unsettled=frozenset(),
+        played=fresh.played,
     )

@@ -16,7 +16,7 @@ caller keeps beside the tournament (the hall) and passes in; how a machine's sta
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Protocol, TypeVar
 
@@ -82,11 +82,23 @@ class Format(Protocol):
         ...
 
 
+Played = Mapping[str, Mapping[str, tuple[int, int]]]
+"""Player -> machine -> (seq of their first entry there, how many entries they have there): who
+played which machine when, the only thing a format with ``checks_entries_only`` asks of the entries
+(EPC 2009, EPC Qualifying: "Each of the six machines may only be played once per contestant")."""
+
+
 @dataclass(frozen=True, slots=True)
 class Tournament:
     """Everything the rules need, as of one log version. Mappings are never mutated after creation.
 
     ``entries``: machine id -> that machine's entries in seq order. ``tables``: machine id -> table.
+
+    ``deferred``: entries are recorded without ranking (a replay of many records, ``deferring``);
+    then the ``unsettled`` machines' tables and the standings are stale until ``settled``.
+    ``played``: the ``Played`` index of ``entries`` (the mapping it was built from, and the index),
+    trusted only while that mapping *is* ``entries``: code that replaces the entries without
+    keeping the index makes it stale by doing so, and readers fall back to the entries.
     """
 
     format: Format
@@ -96,12 +108,19 @@ class Tournament:
     entries: Mapping[str, tuple[Entry, ...]]
     tables: Mapping[str, MachineTable]
     standings: Standings
+    deferred: bool = False
+    unsettled: frozenset[str] = frozenset()
+    played: tuple[Mapping[str, tuple[Entry, ...]], Played] | None = field(
+        default=None, compare=False, repr=False
+    )
 
 
 def new_tournament(fmt: Format, settings: Mapping[str, Any]) -> Tournament:
     """An empty tournament of ``fmt``. Raises SettingsError for a bad setting."""
     config = fmt.parse_settings(settings)
-    return Tournament(fmt, config, {}, {}, {}, {}, fmt.standings(config, {}, {}))
+    entries: dict[str, tuple[Entry, ...]] = {}
+    standings = fmt.standings(config, {}, {})
+    return Tournament(fmt, config, {}, {}, entries, {}, standings, played=(entries, {}))
 
 
 def add_player(tournament: Tournament, player: Player) -> Tournament:
@@ -121,11 +140,14 @@ def add_machine(tournament: Tournament, machine: Machine) -> Tournament:
     """Add ``machine`` with an empty table. Raises DuplicateRegistration if the id is taken."""
     if machine.id in tournament.machines:
         raise DuplicateRegistration(f"Machine {machine.id} already exists.")
+    entries = {**tournament.entries, machine.id: ()}
+    index = played_index(tournament)
     return replace(
         tournament,
         machines={**tournament.machines, machine.id: machine},
-        entries={**tournament.entries, machine.id: ()},
+        entries=entries,
         tables={**tournament.tables, machine.id: _rank(tournament, machine.id, ())},
+        played=None if index is None else (entries, index),
     )
 
 
@@ -169,12 +191,24 @@ def with_machine_entries(tournament: T, machine: str, entries: tuple[Entry, ...]
     machine re-ranked, every other table kept, the standings re-derived (moved on by the format's
     ``restand`` when it has one, ``scoring.restand``). Checks nothing: the caller has checked
     the entries against the rules (``record_entry``; ``scoring.corrections`` for a score
-    corrected in place or voided). Equal to ``rebuild`` of the same entries."""
+    corrected in place or voided). Equal to ``rebuild`` of the same entries.
+
+    A ``deferred`` tournament only records the entries and marks ``machine`` unsettled: ``settled``
+    ranks it later, once for all the entries recorded meanwhile."""
+    all_entries = {**tournament.entries, machine: entries}
+    index = played_index(tournament)
+    if index is not None:
+        index = _reindexed(index, tournament.entries[machine], entries, machine)
+    played = None if index is None else (all_entries, index)
+    if tournament.deferred:
+        unsettled = tournament.unsettled | {machine}
+        return replace(tournament, entries=all_entries, unsettled=unsettled, played=played)
     table = _rank(tournament, machine, entries)
     changed = replace(
         tournament,
-        entries={**tournament.entries, machine: entries},
+        entries=all_entries,
         tables={**tournament.tables, machine: table},
+        played=played,
     )
     restand = getattr(tournament.format, "restand", None)
     if restand is None:
@@ -183,6 +217,62 @@ def with_machine_entries(tournament: T, machine: str, entries: tuple[Entry, ...]
     before = tournament.tables[machine]
     update = machine_updates(tournament.standings, tournament.players, before, table)
     return replace(changed, standings=restand(tournament.config, tournament.standings, update))
+
+
+def deferring(tournament: T) -> T:
+    """``tournament`` recording entries without ranking them (``with_machine_entries``) until
+    ``settled``, when its format allows: one whose ``check_entry`` reads only who played which
+    machine when (``checks_entries_only``, EPC 2009, EPC Qualifying), never a table or the
+    standings, so a deferred tournament accepts and refuses exactly what a settled one would.
+    Any other format's tournament comes back as it is."""
+    if tournament.deferred or not getattr(tournament.format, "checks_entries_only", False):
+        return tournament
+    return replace(tournament, deferred=True)
+
+
+def settled(tournament: T) -> T:
+    """``tournament`` no longer deferred: every unsettled machine ranked and the standings derived
+    from every table (the format's ``standings``), equal to ``rebuild`` of the same entries. A
+    tournament that was not deferred comes back as it is."""
+    if not tournament.deferred:
+        return tournament
+    if not tournament.unsettled:
+        return replace(tournament, deferred=False)
+    tables = dict(tournament.tables)
+    for machine in tournament.unsettled:
+        tables[machine] = _rank(tournament, machine, tournament.entries[machine])
+    fmt = tournament.format
+    standings = fmt.standings(tournament.config, tournament.players, tables)
+    return replace(
+        tournament, tables=tables, standings=standings, deferred=False, unsettled=frozenset()
+    )
+
+
+def played_index(tournament: Tournament) -> Played | None:
+    """The ``Played`` index of ``tournament``'s entries, or None when it has none that is current
+    (``Tournament.played``). EPC 2009, EPC Qualifying ("Each of the six machines may only be played
+    once per contestant")."""
+    kept = tournament.played
+    return kept[1] if kept is not None and kept[0] is tournament.entries else None
+
+
+def _reindexed(
+    index: Played, before: tuple[Entry, ...], after: tuple[Entry, ...], machine: str
+) -> Played:
+    # Only the players with an entry on ``machine`` before or after can change, and only there.
+    now: dict[str, tuple[int, int]] = {}
+    for entry in after:
+        first, count = now.get(entry.player, (entry.seq, 0))
+        now[entry.player] = (first, count + 1)
+    changed = dict(index)
+    for player in {e.player for e in before} | now.keys():
+        mine = dict(index.get(player, {}))
+        if player in now:
+            mine[machine] = now[player]
+        else:
+            mine.pop(machine, None)
+        changed[player] = mine
+    return changed
 
 
 def player_label(tournament: Tournament, player: str) -> str:
@@ -288,18 +378,31 @@ def rebuild(
     player_map = {p.number: p for p in players}
     machine_map = {m.id: m for m in machines}
     by_machine: dict[str, tuple[Entry, ...]] = {m: () for m in machine_map}
-    # One staging tournament over ``by_machine``, which grows as entries are checked: each check
-    # sees exactly the entries before it, without a copy of every machine's entries per entry.
-    staging = replace(tournament, players=player_map, machines=machine_map, entries=by_machine)
+    index: dict[str, dict[str, tuple[int, int]]] = {}
+    # One staging tournament over ``by_machine`` and its index, which grow as entries are checked:
+    # each check sees exactly the entries before it, without a copy of every machine's entries
+    # per entry.
+    staging = replace(
+        tournament,
+        players=player_map,
+        machines=machine_map,
+        entries=by_machine,
+        played=(by_machine, index),
+    )
     for entry in sorted(entries, key=lambda e: e.seq):
         check_entry(staging, entry)
         by_machine[entry.machine] = (*by_machine[entry.machine], entry)
+        mine = index.setdefault(entry.player, {})
+        first, count = mine.get(entry.machine, (entry.seq, 0))
+        mine[entry.machine] = (first, count + 1)
     tables = {m: _rank(staging, m, by_machine[m]) for m in machine_map}
+    final = dict(by_machine)
     return replace(
         staging,
-        entries=dict(by_machine),
+        entries=final,
         tables=tables,
         standings=fmt.standings(config, player_map, tables),
+        played=(final, index),
     )
 
 

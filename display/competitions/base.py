@@ -57,6 +57,11 @@ class Kind(Protocol):
         """One view document (no nulls inside), or None if the state has no such view."""
         ...
 
+    # Optional, looked up with getattr (``display.live.tournament.advance``): ``defer(state)`` ->
+    # a state that checks each record but works out what it derives (tables, standings) only at
+    # ``settle(state)``, which returns what applying the records one by one would have; a
+    # replay of many records calls them around the batch, and views are built only once settled.
+
 
 @dataclass(frozen=True)
 class Page:

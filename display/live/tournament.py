@@ -49,6 +49,19 @@ def apply_record(
     return Applied(state, shared, touched)
 
 
+DEFER_FROM = 8
+"""``advance`` of this many records or more lets the kind defer its tables and standings to the
+batch's end (``Kind`` ``defer``/``settle``): a catch-up, an import, a long tail page; a push of a
+few records is applied as it comes."""
+
+
+def _kind_hook(kind: Kind | None, name: str, state: Any) -> Any:
+    # A kind's optional ``defer``/``settle`` (``display.competitions.base.Kind``); without it,
+    # or before ``tournament_created``, the state as it is.
+    hook = getattr(kind, name, None)
+    return state if hook is None or state is None else hook(state)
+
+
 class RecordRefused(Exception):
     """``check_new``: record ``seq`` (1-based) of a new tournament was refused with ``cause``."""
 
@@ -66,6 +79,7 @@ def check_new(records: Sequence[Record]) -> None:
     except (ScoringError, KeyError, TypeError, ValueError) as exc:
         raise RecordRefused(1, exc) from None
     shared = shared_records.EMPTY
+    state = _kind_hook(kind, "defer", state)  # checked record by record, ranked never
     for seq, record in enumerate(records[1:], start=2):
         try:
             state, shared, _ = apply_record(kind, state, shared, seq, record)
@@ -183,14 +197,23 @@ class LiveTournament:
         return the view names they touched, building no view: a catch-up calls this per record
         and ``publish`` once (architecture, "Replica"). Raises RuntimeError on a log gap."""
         touched = set[str]()
-        for record in batch:
-            if record.seq <= self.version:
-                continue  # already applied (the writer applies its own records before the tail)
-            if record.seq != self.version + 1:
-                raise RuntimeError(f"{self.id}: log gap, at {self.version}, got {record.seq}")
-            touched |= self._apply_one(record)
-            self.version, self.head_hash = record.seq, record.h or GENESIS
-        self._unpublished |= touched
+        # Many records at once: the kind may take them without working out its tables and
+        # standings per record (``Kind`` ``defer``/``settle``), once for the batch at the end.
+        bulk = len(batch) >= DEFER_FROM
+        try:
+            for record in batch:
+                if record.seq <= self.version:
+                    continue  # already applied (the writer applies its own before the tail)
+                if record.seq != self.version + 1:
+                    raise RuntimeError(f"{self.id}: log gap, at {self.version}, got {record.seq}")
+                if bulk:
+                    self.state = _kind_hook(self.kind, "defer", self.state)
+                touched |= self._apply_one(record)
+                self.version, self.head_hash = record.seq, record.h or GENESIS
+        finally:
+            if bulk:
+                self.state = _kind_hook(self.kind, "settle", self.state)
+            self._unpublished |= touched
         return touched
 
     def publish(self) -> Change | None:

@@ -38,7 +38,7 @@ from scoring.ranking import player_key, rank, tally
 from scoring.restand import restand
 from scoring.scales import PRESETS, SCALE_CHOICES, Scale, get_scale, scale_setting
 from scoring.settings import Choice, check_known, choice, described, whole_number
-from scoring.tournament import Tournament
+from scoring.tournament import Tournament, played_index
 
 CutTies = Literal["include", "exclude"]
 BANDS = ("qualified", "standby", "out")
@@ -109,6 +109,10 @@ class EpcQualifying:
 
     name: str = "epc-qualifying"
     title: str = "EPC qualifying"
+    checks_entries_only: bool = True
+    """``check_entry`` reads only who played which machine when, never a table or the standings
+    (EPC 2009, EPC Qualifying), so a replay may record entries first and rank them once
+    (``scoring.tournament.deferring``)."""
 
     def parse_settings(self, settings: Mapping[str, Any]) -> EpcConfig:
         """Settings mapping (JSON values, or text from the CLI) -> ``EpcConfig``; missing keys take
@@ -232,6 +236,10 @@ class EpcQualifying:
 
 def _machines_played(tournament: Tournament, player: str) -> dict[str, int]:
     """Machine id -> number of games ``player`` has recorded there, in the order first played."""
+    index = played_index(tournament)
+    if index is not None:
+        mine = index.get(player, {})
+        return {m: mine[m][1] for m in sorted(mine, key=lambda m: mine[m][0])}
     firsts: list[tuple[int, str]] = []
     counts: dict[str, int] = {}
     for machine, entries in tournament.entries.items():

@@ -59,9 +59,11 @@ from scoring.tournament import (
     add_player,
     check_still_playing,
     check_takes_scores,
+    deferring,
     new_tournament,
     rebuild,
     record_entry,
+    settled,
 )
 
 
@@ -96,10 +98,26 @@ class MachinesKind:
         hall_settings = HallSettings() if hall is None else HallSettings().changed(hall)
         return HallTournament.of(tournament, Hall(settings=hall_settings))
 
+    def defer(self, state: Tournament) -> HallTournament:
+        """``state`` taking scores without ranking them until ``settle`` (a replay of many
+        records: the rules still check each record, the tables and standings are worked out once
+        for them all), where the format allows it (``scoring.tournament.deferring``)."""
+        return deferring(as_hall(state))
+
+    def settle(self, state: Tournament) -> HallTournament:
+        """``state`` with every table and the standings current again (``scoring.tournament.
+        settled``): what ``apply`` of each record one by one would have made."""
+        return settled(as_hall(state))
+
     def apply(self, state: Tournament, seq: int, record: Record) -> tuple[HallTournament, Touched]:
         """``record`` applied at ``seq`` -> (new state, views touched) (module docstring's table).
-        Raises the rules' ScoringError; ValueError for a record type this kind does not know."""
+        Raises the rules' ScoringError; ValueError for a record type this kind does not know.
+        A deferred state (``defer``) takes the records of ``DEFERRABLE`` as they are; any other
+        is applied to the state settled and leaves it deferred again."""
         hall_state, kind = as_hall(state), record["type"]
+        if hall_state.deferred and kind not in DEFERRABLE:
+            after, touched = self.apply(settled(hall_state), seq, record)
+            return deferring(after), touched
         if kind == "player_added":
             p = record["player"]
             player = Player(str(p["number"]), str(p["name"]), bool(p.get("guest", False)))
@@ -141,11 +159,8 @@ class MachinesKind:
         queue = q.finish(
             hall.queue(entry.machine), entry.player, record.get("at"), frozen(hall, entry.machine)
         )
-        recorded = with_hall(
-            recorded,
-            queues={**hall.queues, entry.machine: queue},
-            origins={**hall.origins, seq: seq},
-        )
+        # a score record stands for its own entry: ``origins`` holds corrections only
+        recorded = with_hall(recorded, queues={**hall.queues, entry.machine: queue})
         return prune(recorded, seq), {f"machine/{entry.machine}", "standings", "queues"}
 
     def with_settings(
@@ -208,6 +223,28 @@ class MachinesKind:
             return None
         return views.hall_standings_change(as_hall(before), as_hall(after), doc)
 
+
+DEFERRABLE = frozenset(
+    {
+        "player_added",
+        "machine_added",
+        "score_recorded",
+        "score_corrected",
+        "score_voided",
+        "queue_joined",
+        "queue_called",
+        "game_started",
+        "queue_skipped",
+        "queue_paused",
+        "queue_resumed",
+        "queue_moved",
+        "queue_left",
+    }
+)
+"""Records a deferred state takes without being settled first: they read who played which
+machine when and the hall, never a table or the standings (a correction that moves a score
+rebuilds everything, ``scoring.corrections``). Settings, machine status, withdrawals and merges
+read or rebuild more, so they see a settled state."""
 
 MACHINES = MachinesKind()
 
