@@ -259,20 +259,35 @@ def played_index(tournament: Tournament) -> Played | None:
 def _reindexed(
     index: Played, before: tuple[Entry, ...], after: tuple[Entry, ...], machine: str
 ) -> Played:
-    # Only the players with an entry on ``machine`` before or after can change, and only there.
-    now: dict[str, tuple[int, int]] = {}
-    for entry in after:
-        first, count = now.get(entry.player, (entry.seq, 0))
-        now[entry.player] = (first, count + 1)
+    # Only players with an entry on ``machine`` before or after can change, and only there; a
+    # score added at the end (``record_entry``) or corrected in place changes one player or none.
+    if len(after) == len(before) and all(
+        a.seq == b.seq and a.player == b.player for a, b in zip(after, before, strict=True)
+    ):
+        return index
+    if len(after) == len(before) + 1 and after[:-1] == before:
+        player = after[-1].player
+        had = index.get(player, {}).get(machine)
+        now = {player: (after[-1].seq, 1) if had is None else (had[0], had[1] + 1)}
+    else:
+        was, now = _games(before), _games(after)
+        now = {p: now.get(p, (0, 0)) for p in was.keys() | now.keys() if was.get(p) != now.get(p)}
     changed = dict(index)
-    for player in {e.player for e in before} | now.keys():
-        mine = dict(index.get(player, {}))
-        if player in now:
-            mine[machine] = now[player]
-        else:
-            mine.pop(machine, None)
+    for player, (first, count) in now.items():
+        mine = {m: games for m, games in index.get(player, {}).items() if m != machine}
+        if count:
+            mine[machine] = (first, count)
         changed[player] = mine
     return changed
+
+
+def _games(entries: tuple[Entry, ...]) -> dict[str, tuple[int, int]]:
+    # player -> (seq of their first entry, their entries) among ``entries``
+    games: dict[str, tuple[int, int]] = {}
+    for entry in entries:
+        first, count = games.get(entry.player, (entry.seq, 0))
+        games[entry.player] = (first, count + 1)
+    return games
 
 
 def player_label(tournament: Tournament, player: str) -> str:

@@ -191,11 +191,17 @@ class Loader:
 
 
 async def advance_in_slices(live: LiveTournament, records: list[Record]) -> None:
-    """Run the rules over ``records`` one by one, yielding to other requests every
-    ``SLICE_SECONDS``; the views they touch are built once, by the caller's ``publish``."""
-    slice_end = time.perf_counter() + SLICE_SECONDS
-    for record in records:
-        live.advance((record,))
-        if time.perf_counter() > slice_end:
+    """Run the rules over ``records`` in slices of about ``SLICE_SECONDS`` each, yielding to other
+    requests between two; the views they touch are built once, by the caller's ``publish``. A
+    slice is one ``advance`` sized by the rate the last one ran at, the state deferred throughout
+    (``LiveTournament.advance``): a push or a page that reads it between slices settles it first."""
+    at, size = 0, 1
+    while at < len(records):
+        started = time.perf_counter()
+        live.advance(records[at : at + size], defer=True)
+        at += size
+        spent = time.perf_counter() - started
+        # SLICE_SECONDS at this slice's rate, growing at most 4x a slice (the rate may drop)
+        size = max(1, min(4 * size, int(size * SLICE_SECONDS / max(spent, 1e-6))))
+        if at < len(records):
             await asyncio.sleep(0)
-            slice_end = time.perf_counter() + SLICE_SECONDS

@@ -50,9 +50,9 @@ def apply_record(
 
 
 DEFER_FROM = 8
-"""``advance`` of this many records or more lets the kind defer its tables and standings to the
-batch's end (``Kind`` ``defer``/``settle``): a catch-up, an import, a long tail page; a push of a
-few records is applied as it comes."""
+"""``advance`` of this many records or more lets the kind defer its tables and standings until the
+state is next read (``Kind`` ``defer``/``settle``): a catch-up, an import, a long tail page; a
+push of a few records is applied as it comes."""
 
 
 def _kind_hook(kind: Kind | None, name: str, state: Any) -> Any:
@@ -119,7 +119,8 @@ class LiveTournament:
         self.meta: dict[str, Any] = {"id": tournament_id, "name": tournament_id}
         self.kind: Kind | None = None
         self.format: str | None = None  # the ``tournament_created`` record's
-        self.state: Any = None  # the kind's own state type (``Applied.state``)
+        self._state: Any = None  # the kind's own state type (``Applied.state``)
+        self._deferred = False  # ``_state`` defers its derived parts (``advance``)
         self.shared = shared_records.EMPTY  # records every kind shares (display profiles)
         self.views: dict[str, Doc] = {}
         self.history: deque[Change] = deque(maxlen=history_size)
@@ -132,6 +133,20 @@ class LiveTournament:
         # change from here, so no client misses a view or a version.
         self._published_at = 0
         self._unpublished: set[str] = set()
+
+    @property
+    def state(self) -> Any:
+        """The kind's state at ``version`` (``Applied.state``), everything in it worked out: a
+        replay that deferred the tables and standings (``advance``) settles them here, on the
+        first read, once for all the records since."""
+        if self._deferred:
+            self._state = _kind_hook(self.kind, "settle", self._state)
+            self._deferred = False
+        return self._state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state, self._deferred = value, False
 
     @property
     def published(self) -> int:
@@ -192,28 +207,26 @@ class LiveTournament:
         self.advance(batch)
         return self.publish()
 
-    def advance(self, batch: Sequence[StoredRecord]) -> Touched:
+    def advance(self, batch: Sequence[StoredRecord], defer: bool = False) -> Touched:
         """Run the rules over ``batch`` (records after ``version``; earlier ones are skipped) and
-        return the view names they touched, building no view: a catch-up calls this per record
-        and ``publish`` once (architecture, "Replica"). Raises RuntimeError on a log gap."""
+        return the view names they touched, building no view: a catch-up calls this per slice
+        and ``publish`` once (architecture, "Replica"). Raises RuntimeError on a log gap.
+
+        ``DEFER_FROM`` records or more, ``defer`` (a catch-up's slice), or records after such a
+        batch, let the kind take them without working out its tables and standings per record
+        (``Kind`` ``defer``); the first read of ``state`` settles them, once for all of them."""
         touched = set[str]()
-        # Many records at once: the kind may take them without working out its tables and
-        # standings per record (``Kind`` ``defer``/``settle``), once for the batch at the end.
-        bulk = len(batch) >= DEFER_FROM
-        try:
-            for record in batch:
-                if record.seq <= self.version:
-                    continue  # already applied (the writer applies its own before the tail)
-                if record.seq != self.version + 1:
-                    raise RuntimeError(f"{self.id}: log gap, at {self.version}, got {record.seq}")
-                if bulk:
-                    self.state = _kind_hook(self.kind, "defer", self.state)
-                touched |= self._apply_one(record)
-                self.version, self.head_hash = record.seq, record.h or GENESIS
-        finally:
-            if bulk:
-                self.state = _kind_hook(self.kind, "settle", self.state)
-            self._unpublished |= touched
+        bulk = defer or self._deferred or len(batch) >= DEFER_FROM
+        for record in batch:
+            if record.seq <= self.version:
+                continue  # already applied (the writer applies its own records before the tail)
+            if record.seq != self.version + 1:
+                raise RuntimeError(f"{self.id}: log gap, at {self.version}, got {record.seq}")
+            if bulk and not self._deferred:  # (again after a ``tournament_created``)
+                self._state, self._deferred = _kind_hook(self.kind, "defer", self._state), True
+            touched |= self._apply_one(record)
+            self.version, self.head_hash = record.seq, record.h or GENESIS
+        self._unpublished |= touched
         return touched
 
     def publish(self) -> Change | None:
@@ -281,8 +294,9 @@ class LiveTournament:
         if self.kind is None:
             raise RuntimeError(f"{self.id}: record {record.seq} before tournament_created")
         try:
-            self.state, self.shared, touched = apply_record(
-                self.kind, self.state, self.shared, record.seq, data
+            # ``_state``: a deferred state stays deferred (``advance``)
+            self._state, self.shared, touched = apply_record(
+                self.kind, self._state, self.shared, record.seq, data
             )
         except ScoringError as exc:
             # Only possible for a log written by something other than this API; keep replicas equal.

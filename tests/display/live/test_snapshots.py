@@ -147,9 +147,9 @@ async def test_a_restart_starts_from_the_snapshot_and_reads_only_the_tail(
     applied: list[int] = []
     original = LiveTournament.advance
 
-    def counting(self: LiveTournament, batch: Any) -> Any:
+    def counting(self: LiveTournament, batch: Any, defer: bool = False) -> Any:
         applied.extend(r.seq for r in batch if r.seq > self.version)
-        return original(self, batch)
+        return original(self, batch, defer)
 
     monkeypatch.setattr(LiveTournament, "advance", counting)
     async with serve_in_loop(settings) as base:

@@ -144,11 +144,11 @@ async def test_no_request_waits_behind_a_long_load(
 
     original = LiveTournament.advance
 
-    def slow_advance(self: LiveTournament, batch: Any) -> Any:
+    def slow_advance(self: LiveTournament, batch: Any, defer: bool = False) -> Any:
         import time
 
         time.sleep(0.02 * len(batch))  # the rules of a big tournament
-        return original(self, batch)
+        return original(self, batch, defer)
 
     monkeypatch.setattr(LiveTournament, "advance", slow_advance)
     monkeypatch.setattr(Snapshots, "load", lambda self, tid: None)  # the whole log to read
