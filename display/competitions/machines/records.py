@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import TypedDict, Unpack
 
+from immutables import Map
+
 from display.competitions.base import EVERY_VIEW
 from display.competitions.machines import queue as q
 from display.competitions.machines.state import (
@@ -94,10 +96,10 @@ class HallChanges(TypedDict, total=False):
     queues: Mapping[str, Queue]
     machines: Mapping[str, MachineState]
     withdrawn: Mapping[str, str]
-    origins: Mapping[int, int]
-    corrected: Mapping[int, int]
-    voided: Mapping[int, int]
-    wiped: Mapping[int, int]
+    origins: Map[int, int]
+    corrected: Map[int, int]
+    voided: Map[int, int]
+    wiped: Map[int, int]
     digits: Mapping[str, int]
     merged: Mapping[str, MergeNote]
     tags: Mapping[str, str]
@@ -280,7 +282,7 @@ def take_out(
     queue empties and a replacement takes its players, in their order, after its own. The
     competition's rule has decided what is wiped (``scoring.machine_faults``, or the EPC
     Classic's fault rule, EPC 2009, EPC Classic Tournament)."""
-    marked = {**state.hall.wiped, **dict.fromkeys(wiped, seq)}
+    marked = state.hall.wiped.update(dict.fromkeys(wiped, seq))
     leaving = state.hall.queue(machine)
     movers = [*([leaving.up.player] if leaving.up else []), *(w.player for w in leaving.waiting)]
     state = with_hall(state, wiped=marked, queues={**state.hall.queues, machine: Queue()})
@@ -318,8 +320,8 @@ def _correct(state: HallTournament, seq: int, record: Record) -> Handled:
     fixed = correct_score(state, entry, score, player, machine, hall.machines, hall.withdrawn)
     fixed = with_hall(
         fixed,
-        origins={**hall.origins, seq: entry.seq},
-        corrected={**hall.corrected, entry.seq: seq},
+        origins=hall.origins.set(seq, entry.seq),
+        corrected=hall.corrected.set(entry.seq, seq),
     )
     return fixed, {f"machine/{entry.machine}", f"machine/{machine}", "standings"}
 
@@ -327,7 +329,7 @@ def _correct(state: HallTournament, seq: int, record: Record) -> Handled:
 def _void(state: HallTournament, seq: int, record: Record) -> Handled:
     entry = entry_of(state, record.get("voids"))
     gone = void_entry(state, entry.seq)
-    gone = with_hall(gone, voided={**state.hall.voided, entry.seq: seq})
+    gone = with_hall(gone, voided=state.hall.voided.set(entry.seq, seq))
     return gone, {f"machine/{entry.machine}", "standings"}
 
 
@@ -360,7 +362,7 @@ def _merge(state: HallTournament, seq: int, record: Record) -> Handled:
         target, seq, name, str(record.get("by", "")), str(record.get("reason", "")),
         merged.clashes,
     )  # fmt: skip
-    voided = {**hall.voided, **{entry: seq for entry in merged.dropped}}
+    voided = hall.voided.update(dict.fromkeys(merged.dropped, seq))
     withdrawn = {p: why for p, why in hall.withdrawn.items() if p != source}
     return with_hall(
         joined, voided=voided, withdrawn=withdrawn, merged={**hall.merged, source: note}

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Literal, get_args
 
+from immutables import Map
+
 from display.types import FormatSettings
 from scoring.errors import EntryNotAllowed, SettingsError
 from scoring.merge import Clash
@@ -170,17 +172,18 @@ class Hall:
     the digits its display shows, for machines that declare them (``scoring.rollover``).
     ``merged``: a player number joined into another -> its ``MergeNote``. ``tags``: player ->
     the city, club or nickname registered with them (``player_added``'s ``tag``), shown beside
-    the name so two players of one name can be told apart.
+    the name so two players of one name can be told apart. The four maps of seqs are persistent
+    (``immutables.Map``): one more correction costs a step, not a copy of every one before it.
     """
 
     settings: HallSettings = field(default_factory=HallSettings)
     queues: Mapping[str, Queue] = field(default_factory=dict)
     machines: Mapping[str, MachineState] = field(default_factory=dict)
     withdrawn: Mapping[str, str] = field(default_factory=dict)
-    origins: Mapping[int, int] = field(default_factory=dict)
-    corrected: Mapping[int, int] = field(default_factory=dict)
-    voided: Mapping[int, int] = field(default_factory=dict)
-    wiped: Mapping[int, int] = field(default_factory=dict)
+    origins: Map[int, int] = field(default_factory=Map)
+    corrected: Map[int, int] = field(default_factory=Map)
+    voided: Map[int, int] = field(default_factory=Map)
+    wiped: Map[int, int] = field(default_factory=Map)
     digits: Mapping[str, int] = field(default_factory=dict)
     merged: Mapping[str, MergeNote] = field(default_factory=dict)
     tags: Mapping[str, str] = field(default_factory=dict)
