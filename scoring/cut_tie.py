@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from scoring.model import Standings
+from scoring.model import StandingRow, Standings
 
 TIE_BAND = "tie"
 """The band of a player tied at a cut whose play-off is still to come."""
@@ -55,6 +55,24 @@ def tie_at_cut(rows: Sequence[tuple[str, int | None]], line: int) -> CutTie | No
     return None
 
 
+def _tie_in(rows: Sequence[StandingRow], line: int) -> CutTie | None:
+    # ``tie_at_cut`` of ranked standings (EPC qualifying's: places 1, 2, 2, 4 in row order), so
+    # the group at place p starts at row p and only the rows at the line and in its group are
+    # read; anything else (an unranked row there) is read whole.
+    if line < 1 or len(rows) <= line:
+        return None
+    place, after = rows[line - 1].place, rows[line].place
+    if place is None or after is None or not 1 <= place <= line or rows[place - 1].place != place:
+        return tie_at_cut([(row.player, row.place) for row in rows], line)
+    if after != place:
+        return None  # the line falls between two places
+    end = line + 1
+    while end < len(rows) and rows[end].place == place:
+        end += 1
+    players = tuple(row.player for row in rows[place - 1 : end])
+    return CutTie(line, place, line - place + 1, players)
+
+
 def settle_cut(
     standings: Standings, line: int, order: Sequence[str], inside: str, outside: str
 ) -> tuple[Standings, CutTie | None]:
@@ -63,7 +81,7 @@ def settle_cut(
     does not rank every tied player, they are all ``TIE_BAND`` and the tie is returned; once it
     does, the first ``places`` of them take band ``inside`` and the rest ``outside`` (the band
     of the place after the line). Rows without a tie are unchanged. EPC 2009, EPC Qualifying."""
-    tie = tie_at_cut([(row.player, row.place) for row in standings.rows], line)
+    tie = _tie_in(standings.rows, line)
     if tie is None:
         return standings, None
     tied = set(tie.players)

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
 from types import MappingProxyType
 
 from scoring.errors import SettingsError
@@ -37,6 +39,17 @@ from scoring.settings import Choice, described
 
 MAX_CUSTOM_PLACES = 1000
 """Longest custom table accepted (places 1..1000); beyond it every place scores 0 anyway."""
+
+ZERO = Fraction(0)
+"""No ranking points (EPC 2009, EPC Qualifying: "Any unplayed games will score zero")."""
+
+
+@lru_cache(maxsize=4096)
+def whole_points(points: int) -> Fraction:
+    """``points`` as the Fraction a machine row holds, one shared object per value: a machine
+    ranked again gives its rows the same objects, which compare by identity first (EPC 2009,
+    EPC Qualifying, ranking points are whole numbers)."""
+    return Fraction(points)
 
 
 @dataclass(frozen=True, slots=True)

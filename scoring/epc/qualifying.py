@@ -36,7 +36,15 @@ from scoring.errors import JokerAlreadyUsed, MachineAlreadyPlayed, TooManyMachin
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import player_key, rank, tally
 from scoring.restand import restand
-from scoring.scales import PRESETS, SCALE_CHOICES, Scale, get_scale, scale_setting
+from scoring.scales import (
+    PRESETS,
+    SCALE_CHOICES,
+    ZERO,
+    Scale,
+    get_scale,
+    scale_setting,
+    whole_points,
+)
 from scoring.settings import Choice, check_known, choice, described, whole_number
 from scoring.tournament import Tournament, played_index
 
@@ -185,15 +193,17 @@ class EpcQualifying:
             best[entry.player] = max(entry.score, best.get(entry.player, entry.score))
             games[entry.player] = games.get(entry.player, 0) + 1
         scale = config.points_scale
-        groups = rank(best, value=best.__getitem__, order=player_key)
-        rows = tuple(
-            MachineRow(player, best[player], group.place, points, 0, games[player] > 1)
-            for group in groups
-            # one Fraction per place, not per row: tied rows share it
-            for points in (Fraction(scale.points(group.place)),)
-            for player in group.items
-        )
-        return MachineTable(machine=entries[0].machine if entries else "", rows=rows)
+        # Best score first; equal scores in player-number order (a stable sort keeps it).
+        order = sorted(best, key=player_key)
+        order.sort(key=best.__getitem__, reverse=True)
+        rows: list[MachineRow] = []
+        place, last, points = 0, -1, ZERO
+        for at, player in enumerate(order, start=1):
+            score = best[player]
+            if score != last:  # a new place; tied scores share the better one and its points
+                place, last, points = at, score, whole_points(scale.points(at))
+            rows.append(MachineRow(player, score, place, points, 0, games[player] > 1))
+        return MachineTable(machine=entries[0].machine if entries else "", rows=tuple(rows))
 
     def standings(
         self,

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from scoring.cut_tie import CutTie, settle_cut, tie_at_cut
 from scoring.model import StandingRow, Standings
 
@@ -37,3 +40,21 @@ def test_settle_cut_bands_the_tie_until_the_order_ranks_all_of_it() -> None:
         "d": "standby",
         "e": "qualified",
     }
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    totals=st.lists(st.integers(0, 4), max_size=12),
+    unranked=st.integers(0, 2),
+    line=st.integers(-1, 14),
+)
+def test_settle_cut_finds_the_tie_tie_at_cut_finds(
+    totals: list[int], unranked: int, line: int
+) -> None:
+    # settle_cut reads only the rows at the line of ranked standings; the whole rows agree.
+    ranked = sorted(totals, reverse=True)
+    rows = [(f"p{i}", 1 + ranked.index(total)) for i, total in enumerate(ranked)]
+    rows += [(f"u{i}", None) for i in range(unranked)]
+    standings = Standings(tuple(StandingRow(p, place, Fraction(0), 1) for p, place in rows))
+    _, tie = settle_cut(standings, line, [], "qualified", "standby")
+    assert tie == tie_at_cut(rows, line)
