@@ -20,6 +20,8 @@ service has no ``wait``. No nulls: an absent key means none (``views.compact``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import chain, compress
+from operator import is_not
 
 from display.competitions.docs import compact
 from display.competitions.machines import queue as hall_queue
@@ -268,16 +270,14 @@ def standings_view(standings: Standings) -> Doc:
 
 
 def standing_doc(row: StandingRow) -> Doc:
-    """One player's entry of the ``standings`` view."""
-    return compact(
-        {
-            "place": row.place,
-            "total": number(row.total),
-            "played": row.played,
-            "band": row.band,
-            "league_points": number(row.league_points),
-        }
-    )
+    """One player's entry of the ``standings`` view (no nulls: an absent key is "none")."""
+    doc: Doc = {} if row.place is None else {"place": row.place}
+    doc["total"], doc["played"] = number(row.total), row.played
+    if row.band is not None:
+        doc["band"] = row.band
+    if row.league_points is not None:
+        doc["league_points"] = number(row.league_points)
+    return doc
 
 
 def standings_change(
@@ -292,17 +292,19 @@ def standings_change(
         return document, None
     if len(after.rows) < len(before.rows):
         return None
-    # ``before`` holds its rows, so no new row can have the id of one of them.
+    # ``before`` holds its rows, so no new row can have the id of one of them. Rows at the same
+    # position as before that are the same object (most of them) are passed over at C speed.
     known = set(map(id, before.rows))
+    moved = compress(after.rows, map(is_not, after.rows, before.rows))
     rows: dict[str, Doc] = dict(document["rows"])
     patch: dict[str, Doc | None] = {}
-    for row in after.rows:
+    for row in chain(moved, after.rows[len(before.rows) :]):
         if id(row) in known:
             continue
         fresh, old = standing_doc(row), rows.get(row.player)
         if old is None:
             patch[row.player] = rows[row.player] = fresh
-        elif old != fresh:
-            patch[row.player] = mergepatch.diff(old, fresh)
+        elif (changed := mergepatch.diff(old, fresh)) is not None:
+            patch[row.player] = changed
             rows[row.player] = fresh
     return {"rows": rows}, ({"rows": patch} if patch else None)
