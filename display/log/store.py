@@ -4,7 +4,9 @@ Record *n* of a tournament has stream id ``n-0``, so a version is a plain intege
 version is still V" is one Lua script (architecture principle 2). A write names the version it was
 validated against; if another writer got in first the script refuses and the caller catches up and
 retries. An ``Idempotency-Key`` is stored with the request's fingerprint in the same script, so a
-retried request returns the first answer and appends nothing.
+retried request returns the first answer and appends nothing. One script call may carry several
+writes (``append_writes``: the writer's group commit), their records as consecutive versions and
+each write's key with the version of its own last record, in one round trip and one fsync.
 
 Keys (``P`` = key prefix; on a Redis Cluster ``{P}:registry`` and ``P:t:{ID}:…``, one hash
 slot per tournament: ``display/log/keys.py``)::
