@@ -178,16 +178,25 @@ class LiveTournament:
         self._published = saved.state
         self._published_at, self._unpublished = saved.version, set()
 
-    def try_apply(self, records: Sequence[Record]) -> Applied:
+    def try_apply(
+        self, records: Sequence[Record], after: tuple[int, Applied] | None = None
+    ) -> Applied:
         """What ``records`` would make of the state at ``version`` (as versions ``version + 1``
         …), without keeping it: the writer's validation. Raises ScoringError when the rules
-        refuse one."""
+        refuse one.
+
+        ``after`` ``(n, applied)``: start instead from ``applied``, what ``n`` records after
+        ``version`` made of the state (an earlier ``try_apply``), so ``records`` are versions
+        ``version + n + 1`` …; the result covers all of them (its ``touched`` includes
+        ``applied``'s), as ``apply`` takes it for the whole batch. The writer chains the writes
+        of one group commit this way."""
         assert self.kind is not None
-        state, shared, touched = self.state, self.shared, set[str]()
-        for offset, record in enumerate(records, start=1):
-            state, shared, more = apply_record(
-                self.kind, state, shared, self.version + offset, record
-            )
+        state, shared, touched, start = self.state, self.shared, set[str](), self.version + 1
+        if after is not None:
+            count, (state, shared, earlier) = after
+            touched, start = set(earlier), start + count
+        for seq, record in enumerate(records, start=start):
+            state, shared, more = apply_record(self.kind, state, shared, seq, record)
             touched |= more
         return Applied(state, shared, touched)
 

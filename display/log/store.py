@@ -4,7 +4,9 @@ Record *n* of a tournament has stream id ``n-0``, so a version is a plain intege
 version is still V" is one Lua script (architecture principle 2). A write names the version it was
 validated against; if another writer got in first the script refuses and the caller catches up and
 retries. An ``Idempotency-Key`` is stored with the request's fingerprint in the same script, so a
-retried request returns the first answer and appends nothing.
+retried request returns the first answer and appends nothing. One script call may carry several
+writes (``append_writes``: the writer's group commit), their records as consecutive versions and
+each write's key with the version of its own last record, in one round trip and one fsync.
 
 Keys (``P`` = key prefix; on a Redis Cluster ``{P}:registry`` and ``P:t:{ID}:…``, one hash
 slot per tournament: ``display/log/keys.py``)::
@@ -75,44 +77,74 @@ def version_number(text: str) -> int | None:
     return None
 
 
-# ARGV: expected, fingerprint, ttl, tournament, prev_hash ('' = no chain), then the records:
-# r, h, r, h … when chained, else r, r …
+# KEYS: the log, then each keyed write's idempotency key, then (one server, a new tournament) the
+# registry. ARGV: expected, ttl, tournament, prev_hash ('' = no chain), the registry's index in KEYS
+# (0: none), then per write: its key's index in KEYS (0: no key), its fingerprint, its record count
+# and its records: r, h, r, h … when chained, else r, r …
 _APPEND = """
-local log, idem, registry = KEYS[1], KEYS[2] or '', KEYS[3] or ''
-local expected, fingerprint, ttl, tid = tonumber(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
-local prev_hash = ARGV[5]
-if idem ~= '' then
-  local prev = redis.call('GET', idem)
-  if prev then return {'dup', prev} end
+local log = KEYS[1]
+local expected, ttl, tid = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+local prev_hash, registry = ARGV[4], tonumber(ARGV[5])
+local step = 1
+if prev_hash ~= '' then step = 2 end
+local writes = {}
+local i = 6
+while i <= #ARGV do
+  local count = tonumber(ARGV[i + 2])
+  table.insert(writes, {tonumber(ARGV[i]), ARGV[i + 1], i + 3, count})
+  i = i + 3 + count * step
 end
+local used = {'dup'}
+for w, write in ipairs(writes) do
+  if write[1] > 0 then
+    local prev = redis.call('GET', KEYS[write[1]])
+    if prev then
+      table.insert(used, tostring(w))
+      table.insert(used, prev)
+    end
+  end
+end
+if #used > 1 then return used end
 local last = redis.call('XREVRANGE', log, '+', '-', 'COUNT', 1)
 local version = 0
 local head = string.rep('0', 64)
 if #last > 0 then
   version = tonumber(string.match(last[1][1], '^(%d+)'))
   local fields = last[1][2]
-  for i = 1, #fields, 2 do
-    if fields[i] == 'h' then head = fields[i + 1] end
+  for f = 1, #fields, 2 do
+    if fields[f] == 'h' then head = fields[f + 1] end
   end
 end
 if version ~= expected then return {'conflict', tostring(version)} end
 if prev_hash ~= '' and head ~= prev_hash then return {'chain', tostring(version)} end
 local seq = version
-if prev_hash ~= '' then
-  for i = 6, #ARGV, 2 do
+for _, write in ipairs(writes) do
+  local first = write[3]
+  for r = first, first + (write[4] - 1) * step, step do
     seq = seq + 1
-    redis.call('XADD', log, tostring(seq) .. '-0', 'r', ARGV[i], 'h', ARGV[i + 1])
+    if step == 2 then
+      redis.call('XADD', log, tostring(seq) .. '-0', 'r', ARGV[r], 'h', ARGV[r + 1])
+    else
+      redis.call('XADD', log, tostring(seq) .. '-0', 'r', ARGV[r])
+    end
   end
-else
-  for i = 6, #ARGV do
-    seq = seq + 1
-    redis.call('XADD', log, tostring(seq) .. '-0', 'r', ARGV[i])
+  if write[1] > 0 then
+    redis.call('SET', KEYS[write[1]], write[2] .. ' ' .. tostring(seq), 'EX', ttl)
   end
 end
-if idem ~= '' then redis.call('SET', idem, fingerprint .. ' ' .. tostring(seq), 'EX', ttl) end
-if registry ~= '' then redis.call('XADD', registry, '*', 't', tid) end
+if registry > 0 then redis.call('XADD', KEYS[registry], '*', 't', tid) end
 return {'ok', tostring(seq)}
 """
+
+
+@dataclass(frozen=True)
+class Append:
+    """One write of ``LogStore.append_writes``: its records, in order, and the request's
+    Idempotency-Key (None: none) and fingerprint, recorded with the version of its last record."""
+
+    records: Sequence[RecordData]
+    idempotency_key: str | None = None
+    fingerprint: str = ""
 
 
 @dataclass(frozen=True)
@@ -143,6 +175,16 @@ class VersionConflict(Exception):
         )
         self.version = version
         self.chain = chain
+
+
+class KeysUsed(Exception):
+    """``LogStore.append_writes`` appended nothing: some of its writes' Idempotency-Keys were
+    used before. ``answers``: by the write's index, its first append (``replayed=True``) or the
+    error to raise for it (IdempotencyMismatch, NotReplicated)."""
+
+    def __init__(self, answers: dict[int, Appended | Exception]) -> None:
+        super().__init__(f"writes {sorted(answers)} were appended before")
+        self.answers = answers
 
 
 class NotReplicated(Exception):
@@ -222,50 +264,131 @@ class LogStore:
         ``head_hash``; may be left out at ``expected`` 0); with the chain on, a log whose last hash
         differs raises VersionConflict with ``chain=True``. Ignored with the chain off.
         With ``wait_replicas``, raises NotReplicated when too few replicas confirmed in time.
+        ``append_writes`` with one write.
         """
-        idem = self._idem_key(tournament, idempotency_key) if idempotency_key else ""
-        keys = [self.log_key(tournament), idem, self.registry_key if register else ""]
-        if self.cluster:  # one slot per script: no empty names, and the registry apart
-            keys = keys[:2] if idem else keys[:1]
-            if register:
-                await self.register(tournament)
-        if clash := next((r for r in records if RESERVED_FIELDS & r.keys()), None):
-            raise ValueError(f"a {clash.get('type')} record may not have a field named seq or h")
-        raws = [orjson.dumps(record) for record in records]
-        args: list[EncodableT] = [expected, fingerprint, IDEMPOTENCY_TTL_SECONDS, tournament]
-        hashes: list[str] = []
-        if self.hash_chain:
-            if prev_hash is None:
-                if expected != 0:
-                    raise ValueError("an append after version 0 needs prev_hash (hash chain on)")
-                prev_hash = GENESIS
-            args.append(prev_hash)
-            for raw in raws:
-                hashes.append(chain_hash(hashes[-1] if hashes else prev_hash, raw))
-                args += [raw, hashes[-1]]
-        else:
-            args += ["", *raws]
+        write = Append(records, idempotency_key, fingerprint)
+        try:
+            (appended,) = await self.append_writes(
+                tournament, expected, [write], register=register, prev_hash=prev_hash
+            )
+        except KeysUsed as used:
+            answer = used.answers[0]
+            if isinstance(answer, Exception):
+                raise answer from None
+            return answer
+        return appended
+
+    async def append_writes(
+        self,
+        tournament: str,
+        expected: int,
+        writes: Sequence[Append],
+        register: bool = False,
+        prev_hash: str | None = None,
+    ) -> list[Appended]:
+        """Append the records of ``writes``, in order, as versions ``expected + 1 …`` in one
+        script call (one round trip, one fsync), if the log is still at ``expected``; each write's
+        Idempotency-Key is stored in the same call with its fingerprint and the version of its own
+        last record. Returns one Appended per write (its own version and chain hashes).
+
+        Raises VersionConflict (someone else appended; nothing was). When a write's key was used
+        before, nothing is appended and KeysUsed gives those writes' answers: their first
+        append's version (``replayed=True``) or IdempotencyMismatch (another fingerprint), or,
+        with ``wait_replicas``, NotReplicated; the caller sends the others again. Two writes with
+        one key, or a record with a field of ``RESERVED_FIELDS``, raise ValueError (bugs of the
+        caller, never input). ``register`` and ``prev_hash``: as for ``append`` (the chain runs on
+        across the writes' records). With ``wait_replicas``, raises NotReplicated (its ``seq``:
+        the last write's version) when too few replicas confirmed in time.
+        """
+        named = [w.idempotency_key for w in writes if w.idempotency_key]
+        if len(set(named)) != len(named):
+            raise ValueError("two writes of one append share an Idempotency-Key")
+        for write in writes:
+            clash = next((r for r in write.records if RESERVED_FIELDS & r.keys()), None)
+            if clash is not None:
+                raise ValueError(
+                    f"a {clash.get('type')} record may not have a field named seq or h"
+                )
+        chained, head = self.hash_chain, ""  # head: the chain hash of the last record so far
+        if chained:
+            if prev_hash is None and expected != 0:
+                raise ValueError("an append after version 0 needs prev_hash (hash chain on)")
+            head = prev_hash or GENESIS
+        chain_arg = head
+        keys = [self.log_key(tournament)]
+        body: list[EncodableT] = []
+        hashes: list[tuple[str, ...]] = []
+        for write in writes:
+            key_index = 0
+            if write.idempotency_key:
+                keys.append(self._idem_key(tournament, write.idempotency_key))
+                key_index = len(keys)  # Lua counts from 1
+            body += [key_index, write.fingerprint, len(write.records)]
+            own: list[str] = []
+            for record in write.records:
+                raw = orjson.dumps(record)
+                if chained:
+                    head = chain_hash(head, raw)
+                    own.append(head)
+                    body += [raw, head]
+                else:
+                    body.append(raw)
+            hashes.append(tuple(own))
+        registry = 0
+        if register and not self.cluster:  # one server: the script writes the registry entry
+            keys.append(self.registry_key)
+            registry = len(keys)
+        args: list[EncodableT] = [
+            expected,
+            IDEMPOTENCY_TTL_SECONDS,
+            tournament,
+            chain_arg,
+            registry,
+            *body,
+        ]
+        if register and self.cluster:  # the registry is in another slot: written just before
+            await self.register(tournament)
         if self.wait_replicas and self.cluster:
             script = ("EVAL", _APPEND, len(keys), *keys, *args)
-            (status, value), confirmed = await self._on_one_connection(keys[0], script)
+            reply, confirmed = await self._on_one_connection(keys[0], script)
         elif self.wait_replicas:
             async with self.redis.pipeline(transaction=False) as pipe:
                 await self._append(keys=keys, args=args, client=pipe)
                 pipe.wait(self.wait_replicas, self.wait_timeout_ms)
-                (status, value), confirmed = await pipe.execute()
+                reply, confirmed = await pipe.execute()
         else:
-            status, value = await self._append(keys=keys, args=args)
+            reply = await self._append(keys=keys, args=args)
             confirmed = 0
-        status, value = reply_text(status), reply_text(value)
+        status, *values = [reply_text(part) for part in reply]
         if status == "ok":
-            self._check_confirmed(int(value), confirmed)
-            return Appended(int(value), hashes=tuple(hashes))
+            self._check_confirmed(int(values[0]), confirmed)
+            appended, seq = [], expected
+            for write, theirs in zip(writes, hashes, strict=True):
+                seq += len(write.records)
+                appended.append(Appended(seq, hashes=theirs))
+            return appended
         if status in ("conflict", "chain"):
-            raise VersionConflict(int(value), chain=status == "chain")
+            raise VersionConflict(int(values[0]), chain=status == "chain")
+        answers: dict[int, Appended | Exception] = {}
+        for index, value in zip(values[::2], values[1::2], strict=True):
+            write = writes[int(index) - 1]
+            answers[int(index) - 1] = await self._replay_answer(tournament, write, value)
+        raise KeysUsed(answers)
+
+    async def _replay_answer(
+        self, tournament: str, write: Append, value: str
+    ) -> Appended | Exception:
+        """The answer of ``write`` whose key holds ``value`` ("fingerprint seq"): its first
+        append, confirmed by the replicas with ``wait_replicas``, or the error saying why not."""
+        assert write.idempotency_key is not None
         stored_fingerprint, _, seq = value.rpartition(" ")
-        if stored_fingerprint != fingerprint:
-            raise IdempotencyMismatch(idempotency_key)
-        await self._confirm_replay(idem, value, int(seq))
+        if stored_fingerprint != write.fingerprint:
+            return IdempotencyMismatch(write.idempotency_key)
+        try:
+            idem = self._idem_key(tournament, write.idempotency_key)
+            await self._confirm_replay(idem, value, int(seq))
+        except NotReplicated as not_replicated:
+            return not_replicated
         return Appended(int(seq), replayed=True)
 
     async def _on_one_connection(

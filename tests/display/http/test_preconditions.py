@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from display.log.writer import Writer
 from display.settings import Settings
 from tests.utils import Api, serve_with_services
 
@@ -169,19 +170,20 @@ async def test_copies_queued_behind_the_write_lock_get_the_first_answer(
     settings: Settings,
 ) -> None:
     """20 copies of a push and of a correction (one key each) all pass the first key check
-    while another writer holds the tournament's write lock, then queue for it. The first writes;
-    the others must answer as it did, not be refused by the rules ("already played": no jokers)
-    or by their now stale If-Match."""
+    while another writer holds the tournament's write lock, then queue for it (in the writer's
+    queue for the tournament's next group commit). The first writes; the others must answer as
+    it did, not be refused by the rules ("already played": no jokers) or by their now stale
+    If-Match."""
     async with serve_with_services(settings) as (base, services, _):
         api = Api(base)
         await api.sign_in_td()
         try:
-            await queued_copies(api, services.replica.write_lock("pq1"))
+            await queued_copies(api, services.replica.write_lock("pq1"), services.writer)
         finally:
             await api.close()
 
 
-async def queued_copies(api: Api, lock: asyncio.Lock) -> None:
+async def queued_copies(api: Api, lock: asyncio.Lock, writer: Writer) -> None:
     """The steps of the test above, while another writer holds ``lock`` (the tournament's)."""
     await api.tournament("pq1", EPC, players=2, machines=1, settings={"jokers_per_player": 0})
     first = (await api.score("pq1", 1, 1, 100)).json()["version"]
@@ -193,9 +195,11 @@ async def queued_copies(api: Api, lock: asyncio.Lock) -> None:
         async with lock:  # a writer busy with this tournament
             copies = [asyncio.create_task(send()) for _ in range(20)]
             for _ in range(1000):  # until all 20 wait for the lock
-                if len(lock._waiters or ()) == 20:
+                if writer.queued("pq1") == 20:
                     break
                 await asyncio.sleep(0.01)
+            else:
+                raise AssertionError("the copies did not all queue")
         answers = await asyncio.gather(*copies)
         codes = [r.status_code for r in answers]
         assert codes == [201] * 20, {r.text for r in answers}
