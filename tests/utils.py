@@ -27,6 +27,25 @@ ROOT = Path(__file__).resolve().parent.parent
 TD_PASSWORD = "td-test-password"
 
 
+def opening_records(
+    fmt: str, players: int, machines: int, settings: dict[str, Any], name: str = "t"
+) -> list[dict[str, Any]]:
+    """A new tournament's first records, unstamped: ``tournament_created`` of ``fmt`` with
+    ``settings``, players "1".."players" (P1 …) and machines "1".."machines" (M1 …)."""
+    records: list[dict[str, Any]] = [
+        {"type": "tournament_created", "name": name, "format": fmt, "settings": settings}
+    ]
+    records += [
+        {"type": "player_added", "player": {"number": str(n), "name": f"P{n}"}}
+        for n in range(1, players + 1)
+    ]
+    records += [
+        {"type": "machine_added", "machine": {"id": str(m), "name": f"M{m}"}}
+        for m in range(1, machines + 1)
+    ]
+    return records
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -17,6 +17,7 @@ from display.competitions.machines.kind import MACHINES
 from display.live.tournament import DEFER_FROM, LiveTournament
 from display.log.store import Record
 from scoring.errors import UnknownEntry
+from tests.utils import opening_records
 
 AT = "2025-03-08T19:30:00.000+00:00"
 
@@ -27,17 +28,7 @@ def hall_log(seed: int, length: int) -> list[Record]:
     rng = random.Random(seed)
     players, machines = rng.randint(2, 8), rng.randint(1, 4)
     settings_ = {"machines_per_player": 2, "qualify": 2, "standby": 1}
-    records: list[dict[str, Any]] = [
-        {"type": "tournament_created", "format": "epc-qualifying", "settings": settings_}
-    ]
-    records += [
-        {"type": "player_added", "player": {"number": str(n), "name": f"P{n}"}}
-        for n in range(1, players + 1)
-    ]
-    records += [
-        {"type": "machine_added", "machine": {"id": str(m), "name": f"M{m}"}}
-        for m in range(1, machines + 1)
-    ]
+    records = opening_records("epc-qualifying", players, machines, settings_)
     scores: list[int] = []  # seqs of score records: most corrections and voids name one
     for _ in range(length):
         player, machine = str(rng.randint(1, players)), str(rng.randint(1, machines))

@@ -20,7 +20,7 @@ from display.live.tournament import LiveTournament
 from display.log.store import Record
 from display.settings import Settings
 from scoring import FORMATS
-from tests.utils import Api, serve_in_loop
+from tests.utils import Api, opening_records, serve_in_loop
 
 AT = "2025-03-08T19:30:00.000+00:00"
 
@@ -31,17 +31,7 @@ def random_log(fmt: str, seed: int, length: int) -> list[Record]:
     shared ones (display profiles), each stamped and chained like a log's."""
     rng = random.Random(seed)
     players, machines = rng.randint(2, 12), rng.randint(1, 5)
-    records: list[dict[str, Any]] = [
-        {"type": "tournament_created", "format": fmt, "name": "Snap", "settings": {}}
-    ]
-    records += [
-        {"type": "player_added", "player": {"number": str(n), "name": f"P{n}"}}
-        for n in range(1, players + 1)
-    ]
-    records += [
-        {"type": "machine_added", "machine": {"id": str(m), "name": f"M{m}"}}
-        for m in range(1, machines + 1)
-    ]
+    records = opening_records(fmt, players, machines, {}, name="Snap")
     for _ in range(length):
         player, machine = str(rng.randint(1, players)), str(rng.randint(1, machines))
         roll = rng.random()

@@ -13,6 +13,7 @@ from display.live.tournament import LiveTournament
 from display.log.store import Record
 from scoring.errors import ScoringError
 from tests.display.live.test_batched_replay import follow
+from tests.utils import opening_records
 
 AT = "2026-01-01T10:00:00+00:00"
 
@@ -22,17 +23,8 @@ def stamped(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def setup(players: int, machines: int) -> list[dict[str, Any]]:
-    created = {"type": "tournament_created", "name": "t", "format": "epc-qualifying"}
-    head = [{**created, "settings": {"qualify": 2, "standby": 1}}]  # ties at the cut are common
-    head += [
-        {"type": "player_added", "player": {"number": str(p), "name": f"P{p}"}}
-        for p in range(1, players + 1)
-    ]
-    head += [
-        {"type": "machine_added", "machine": {"id": str(m), "name": f"M{m}"}}
-        for m in range(1, machines + 1)
-    ]
-    return [stamped(r) for r in head]
+    settings = {"qualify": 2, "standby": 1}  # ties at the cut are common
+    return [stamped(r) for r in opening_records("epc-qualifying", players, machines, settings)]
 
 
 steps = st.lists(
