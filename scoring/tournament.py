@@ -267,8 +267,7 @@ def _reindexed(
         return index
     if len(after) == len(before) + 1 and after[:-1] == before:
         player = after[-1].player
-        had = index.get(player, {}).get(machine)
-        now = {player: (after[-1].seq, 1) if had is None else (had[0], had[1] + 1)}
+        now = {player: _one_more(index.get(player, {}).get(machine), after[-1])}
     else:
         was, now = _games(before), _games(after)
         now = {p: now.get(p, (0, 0)) for p in was.keys() | now.keys() if was.get(p) != now.get(p)}
@@ -285,9 +284,13 @@ def _games(entries: tuple[Entry, ...]) -> dict[str, tuple[int, int]]:
     # player -> (seq of their first entry, their entries) among ``entries``
     games: dict[str, tuple[int, int]] = {}
     for entry in entries:
-        first, count = games.get(entry.player, (entry.seq, 0))
-        games[entry.player] = (first, count + 1)
+        games[entry.player] = _one_more(games.get(entry.player), entry)
     return games
+
+
+def _one_more(games: tuple[int, int] | None, entry: Entry) -> tuple[int, int]:
+    # (seq of the first entry, entries) of a player on a machine, with ``entry`` played after
+    return (entry.seq, 1) if games is None else (games[0], games[1] + 1)
 
 
 def player_label(tournament: Tournament, player: str) -> str:
@@ -408,8 +411,7 @@ def rebuild(
         check_entry(staging, entry)
         by_machine[entry.machine] = (*by_machine[entry.machine], entry)
         mine = index.setdefault(entry.player, {})
-        first, count = mine.get(entry.machine, (entry.seq, 0))
-        mine[entry.machine] = (first, count + 1)
+        mine[entry.machine] = _one_more(mine.get(entry.machine), entry)
     tables = {m: _rank(staging, m, by_machine[m]) for m in machine_map}
     final = dict(by_machine)
     return replace(

@@ -167,8 +167,9 @@ class Hall:
 
     ``queues``/``machines``: by machine id (every machine has both). ``withdrawn``: player ->
     reason. ``origins``: seq of a ``score_corrected`` record -> seq of the entry it stands for (a
-    ``score_recorded`` record stands for its own entry). ``corrected``: entry seq -> seq of its latest correction. ``voided``,
-    ``wiped``: entry seq -> seq of the record that voided or wiped it. ``digits``: machine id ->
+    ``score_recorded`` record stands for its own entry). ``corrected``: entry seq -> seq of its
+    latest correction. ``voided``, ``wiped``: entry seq -> seq of the record that voided or wiped
+    it. ``digits``: machine id ->
     the digits its display shows, for machines that declare them (``scoring.rollover``).
     ``merged``: a player number joined into another -> its ``MergeNote``. ``tags``: player ->
     the city, club or nickname registered with them (``player_added``'s ``tag``), shown beside
