@@ -18,6 +18,9 @@ forever, and keep a graceful shutdown waiting on it. This subclass adds:
   is above its high-water mark (``write_buffer`` bytes), and ``on_drained`` is called when it falls
   below the low-water mark again. The protocol puts itself in the scope's extensions under
   ``DIRECT`` so the app's websocket endpoint can find it.
+- **lean when held**: once the hub holds the connection (``detach``), what only the app's task
+  reads (the handshake, the scope's headers, the receive queue) is freed: about 9 KiB of server
+  memory per display instead of 16 (``scripts/bench``, memory per connected client).
 
 Frames larger than ``MAX_FRAME_BYTES`` (a message's fragments together) close with 1009 and
 malformed or unmasked frames with 1002 before this code runs (websockets' parser, ``max_size``).
@@ -25,6 +28,7 @@ malformed or unmasked frames with 1002 before this code runs (websockets' parser
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from asyncio import BaseTransport, TimerHandle
 from collections.abc import Callable
@@ -101,7 +105,23 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         if self.disconnected or self.close_sent or self.transport.is_closing():
             return False
         self.on_lost, self.detached = on_lost, True
+        self._shed()
         return True
+
+    def _shed(self) -> None:
+        """Free what only the app's task reads, once it has let go (about 5 KiB of the 16 a
+        connection held, measured with tracemalloc over 1,000 displays): the handshake's request
+        and response with their headers, the ASGI scope's headers, state and extensions (which
+        hold this protocol), and the receive queue with its deques; the write-paused flag gets
+        a lighter event too. Only uvicorn's ``send`` and ``receive``, the app's calls, read
+        these, and a detached connection's app has returned."""
+        del self.request, self.response
+        self.scope["headers"], self.scope["state"], self.scope["extensions"] = [], {}, {}
+        self.queue = _DISCARD
+        paused = not self.writable.is_set()
+        self.writable = _Flag()
+        if not paused:
+            self.writable.set()
 
     # -- direct writes for the hub ---------------------------------------------------------------
 
@@ -219,6 +239,35 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.close_sent = True
         self.transport.close()
         self._abort_later()
+
+
+class _Discard(asyncio.Queue[Any]):
+    """The ASGI receive queue of a detached connection: its app has returned, so nothing reads
+    it; what uvicorn puts in it (the disconnect) is dropped, and it holds no deques."""
+
+    def __init__(self) -> None:  # no super().__init__(): its deques and Event are what it saves
+        pass
+
+    def put_nowait(self, item: Any) -> None:
+        """Drop ``item``: no app will ``receive`` it."""
+
+    def empty(self) -> bool:
+        """Always empty."""
+        return True
+
+
+_DISCARD = _Discard()
+
+
+class _Flag(asyncio.Event):
+    """``writable`` of a detached connection: set and cleared by the transport's flow control and
+    read by ``over_limit``, but never waited on (only the app's ``send`` waits), so it needs no
+    deque of waiters."""
+
+    _waiters = ()  # type: ignore[assignment]
+
+    def __init__(self) -> None:  # no super().__init__(): no deque
+        self._value = False
 
 
 def protocol_class(

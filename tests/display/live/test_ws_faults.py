@@ -6,6 +6,7 @@ while the server, its other clients and the log carry on."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import os
@@ -283,6 +284,38 @@ async def test_a_peer_that_stops_reading_is_dropped_after_the_stall_time(
                 while True:  # what was in its buffers, then the reset
                     await stuck.recv()
         stuck.close()
+        await api.close()
+
+
+async def test_a_held_display_keeps_none_of_its_handshake_and_still_works(
+    settings: Settings,
+) -> None:
+    """Once the hub holds a connection, it has let go of its handshake request and response, the
+    scope's headers and extensions (which held the protocol itself) and the receive queue's
+    deques: about 5 KiB of each display's 16. It still gets every patch, answers pings, and
+    closes cleanly when the peer says so, which frees its hub entry."""
+    quick = dataclasses.replace(settings, ws_ping_seconds=0.3)
+    async with serve_with_services(quick) as (base, services, server):
+        api = await signed_in(base)
+        await api.tournament("lean", EPC, players=4, machines=1)
+        async with connect(ws_url(base, "lean")) as ws:
+            await receive(ws)
+            await until(lambda: services.hub.count() == 1)
+            (conn,) = (
+                c
+                for c in server.server_state.connections
+                if isinstance(c, GuardedWebSocketProtocol)
+            )
+            assert not hasattr(conn, "request") and not hasattr(conn, "response")
+            assert conn.scope["headers"] == [] and conn.scope["extensions"] == {}
+            holds = [*vars(conn.queue).values(), *vars(conn.writable).values()]
+            assert not any(isinstance(value, collections.deque) for value in holds)
+            for n in (1, 2):
+                pushed = await api.score("lean", n, 1, 1000 * n)
+                assert (await receive(ws))["version"] == pushed.json()["version"]
+            await asyncio.sleep(0.7)  # two ping intervals: a lean connection still answers
+            assert services.hub.count() == 1
+        await until(lambda: services.hub.count() == 0)
         await api.close()
 
 
