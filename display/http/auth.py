@@ -28,6 +28,8 @@ import hashlib
 import os
 import secrets
 import socket
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,6 +44,13 @@ from display.http.names import folded
 from display.log.keys import tournament_key
 
 SESSION_SECONDS = 24 * 3600
+SEEN_EVERY = 10.0
+"""Seconds between two notes of one session's last use (``P:seen``) by one process. The desk
+shows when a steward was last active; a phone pushing a score every few seconds need not write
+(and, with ``appendfsync always``, fsync) that on every request: the check is then one read."""
+NOTED_MAX = 10_000
+"""Sessions whose last note ``Auth`` remembers before it forgets them all (a bound, not a cache:
+forgetting costs one more note each)."""
 TD_FILE = "td-password"
 """The data directory's TD password file (plain text, mode 0600)."""
 _hasher = PasswordHasher()
@@ -150,8 +159,11 @@ def _where(path: Path) -> str:
 class Auth:
     """Issue, check and verify credentials in Redis."""
 
-    def __init__(self, redis: Redis, prefix: str) -> None:
-        self.redis, self.prefix = redis, prefix
+    def __init__(
+        self, redis: Redis, prefix: str, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.redis, self.prefix, self._clock = redis, prefix, clock
+        self._noted: dict[str, float] = {}  # token's sha256 -> monotonic time of its last note
 
     async def ensure_td_password(self, password: str | None, data_dir: Path) -> TdPassword:
         """Settle the TD password for a start on ``data_dir``; returns what was done (to print).
@@ -388,16 +400,26 @@ class Auth:
 
     async def principal(self, authorization: str | None) -> Principal | None:
         """The signed-in principal for an ``Authorization: Bearer`` header, or None. Notes when
-        the session was last used, in the same round trip."""
+        the session was last used, in the same round trip, at most once per ``SEEN_EVERY``
+        seconds per session and process; every call reads the session, so an ended session is
+        refused at once."""
         if not authorization or not authorization.lower().startswith("bearer "):
             return None
-        token = authorization[7:].strip()
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.get(self._session_key(token))
-            pipe.hset(f"{self.prefix}:seen", _sha(token), _now())
-            raw, _ = await pipe.execute()
+        sha, now = _sha(authorization[7:].strip()), self._clock()
+        key = f"{self.prefix}:session:{sha}"
+        if now - self._noted.get(sha, -SEEN_EVERY) < SEEN_EVERY:
+            raw = await self.redis.get(key)
+        else:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.get(key)
+                pipe.hset(f"{self.prefix}:seen", sha, _now())
+                raw, _ = await pipe.execute()
+            if len(self._noted) >= NOTED_MAX:
+                self._noted.clear()  # every session is noted again on its next request
+            self._noted[sha] = now
         if raw is None:
-            await self.redis.hdel(f"{self.prefix}:seen", _sha(token))  # no such session
+            self._noted.pop(sha, None)
+            await self.redis.hdel(f"{self.prefix}:seen", sha)  # no such session
             return None
         return Principal(**orjson.loads(raw))
 

@@ -5,27 +5,10 @@ password that worked keeps working when another one is found beside it. Real Red
 from __future__ import annotations
 
 import asyncio
-import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
-from redis.asyncio import Redis
 
 from display.errors import ApiError
 from display.http.auth import Auth
-
-
-@pytest.fixture
-async def auth(redis_url: str) -> AsyncIterator[Auth]:
-    """Auth on the test Redis with a key prefix of its own (removed afterwards)."""
-    client = Redis.from_url(redis_url)
-    found = Auth(client, f"bgtest-{uuid.uuid4().hex[:12]}")
-    yield found
-    keys = [key async for key in client.scan_iter(f"{found.prefix}:*")]
-    if keys:
-        await client.delete(*keys)
-    await client.aclose()
 
 
 async def signs_in(auth: Auth, password: str) -> bool:
