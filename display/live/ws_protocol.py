@@ -109,7 +109,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         return True
 
     def _shed(self) -> None:
-        """Free what only the app's task reads, once it has let go (about 5 KiB of the 16 a
+        """Free what only the app's task reads, once it has let go (about 7 KiB of the 16 a
         connection held, measured with tracemalloc over 1,000 displays): the handshake's request
         and response with their headers, the ASGI scope's headers, state and extensions (which
         hold this protocol), and the receive queue with its deques; the write-paused flag gets

@@ -292,7 +292,7 @@ async def test_a_held_display_keeps_none_of_its_handshake_and_still_works(
 ) -> None:
     """Once the hub holds a connection, it has let go of its handshake request and response, the
     scope's headers and extensions (which held the protocol itself) and the receive queue's
-    deques: about 5 KiB of each display's 16. It still gets every patch, answers pings, and
+    deques: about 7 KiB of each display's 16. It still gets every patch, answers pings, and
     closes cleanly when the peer says so, which frees its hub entry."""
     quick = dataclasses.replace(settings, ws_ping_seconds=0.3)
     async with serve_with_services(quick) as (base, services, server):
