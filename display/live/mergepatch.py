@@ -41,13 +41,16 @@ def diff(old: Json, new: Json) -> Json:
         return new
     patch: dict[str, Json] = {key: None for key in old if key not in new}
     for key, value in new.items():
-        if key not in old:
+        was = old.get(key, _ABSENT)
+        # Most members of a view are unchanged: compared here, not in a call each.
+        if was is _ABSENT:
             patch[key] = value
-        else:
-            sub = diff(old[key], value)
-            if sub is not None:
-                patch[key] = sub
+        elif was != value:
+            patch[key] = diff(was, value) if isinstance(value, dict) else value
     return patch
+
+
+_ABSENT: Final = object()
 
 
 def compose(first: Json, second: Json) -> Json:
