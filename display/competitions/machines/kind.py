@@ -217,11 +217,16 @@ class MachinesKind:
         self, before: Tournament, after: Tournament, meta: Mapping[str, str], name: str, doc: Doc
     ) -> tuple[Doc, Doc | None] | None:
         """View ``name`` of ``after`` and its merge patch from ``doc`` (the view of ``before``),
-        built from the keyed rows that changed (``views.hall_standings_change``), or None where this
-        kind builds the whole view and the caller diffs it (every view but ``standings``)."""
-        if name != "standings":
-            return None
-        return views.hall_standings_change(as_hall(before), as_hall(after), doc)
+        built from the keyed rows that changed (``views.hall_standings_change``,
+        ``views.machine_change``, ``views.queues_change``), or None where this kind builds the
+        whole view and the caller diffs it (``tournament``, ``machines``, ``players``)."""
+        if name == "standings":
+            return views.hall_standings_change(as_hall(before), as_hall(after), doc)
+        if name == "queues":
+            return views.queues_change(as_hall(before), as_hall(after), doc)
+        if name.startswith("machine/"):
+            return views.machine_change(before, after, name.removeprefix("machine/"), doc)
+        return None
 
 
 DEFERRABLE = frozenset(

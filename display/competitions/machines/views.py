@@ -30,7 +30,7 @@ from display.live import mergepatch
 from display.types import Doc
 from scoring.cut_tie import CutTie
 from scoring.epc.qualifying import EPC_QUALIFYING, cut_standings
-from scoring.model import MachineTable, StandingRow, Standings
+from scoring.model import MachineRow, MachineTable, StandingRow, Standings
 from scoring.rounding import points_json as number
 from scoring.tournament import Tournament
 
@@ -187,35 +187,122 @@ def machine_view(tournament: Tournament, machine_id: str) -> Doc:
     Tournament: a replaced machine's scores "will be wiped").
     """
     table: MachineTable = tournament.tables[machine_id]
+    fixed, wiped = _marks(tournament, machine_id)
+    rows = {row.player: machine_row_doc(row, fixed, wiped) for row in table.rows}
+    return _machine_doc(tournament, machine_id, rows)
+
+
+def _machine_doc(tournament: Tournament, machine_id: str, rows: Doc) -> Doc:
+    """``machine/<id>`` around its ``rows``: how many have played it and the latest score."""
     entries = tournament.entries[machine_id]
-    hall = tournament.hall if isinstance(tournament, HallTournament) else None
-    fixed = {e.player for e in entries if hall is not None and e.seq in hall.corrected}
-    wiped = {e.player for e in entries if hall is not None and e.seq in hall.wiped}
     latest = entries[-1] if entries else None
     return compact(
         {
-            "played": len(table.rows),
+            "played": len(tournament.tables[machine_id].rows),
             "latest": (
                 {"player": latest.player, "score": latest.score, "seq": latest.seq}
                 if latest is not None
                 else None
             ),
-            "rows": {
-                row.player: compact(
-                    {
-                        "score": row.score,
-                        "place": None if row.player in wiped else row.place,
-                        "points": None if row.player in wiped else number(row.points),
-                        "wiped": (row.player in wiped) or None,
-                        "bonus": row.bonus or None,
-                        "joker": row.joker or None,
-                        "corrected": (row.player in fixed) or None,
-                    }
-                )
-                for row in table.rows
-            },
+            "rows": rows,
         }
     )
+
+
+def _marks(tournament: Tournament, machine_id: str) -> tuple[set[str], set[str]]:
+    """The players with a corrected score on the machine, and those whose scores were wiped."""
+    hall = tournament.hall if isinstance(tournament, HallTournament) else None
+    if hall is None:
+        return set(), set()
+    entries = tournament.entries[machine_id]
+    fixed = {e.player for e in entries if e.seq in hall.corrected}
+    wiped = {e.player for e in entries if e.seq in hall.wiped}
+    return fixed, wiped
+
+
+def machine_row_doc(row: MachineRow, fixed: set[str], wiped: set[str]) -> Doc:
+    """One row of ``machine/<id>`` (``machine_view``): ``fixed`` and ``wiped`` are the machine's
+    players with a corrected score and with their scores wiped."""
+    gone = row.player in wiped
+    return compact(
+        {
+            "score": row.score,
+            "place": None if gone else row.place,
+            "points": None if gone else number(row.points),
+            "wiped": gone or None,
+            "bonus": row.bonus or None,
+            "joker": row.joker or None,
+            "corrected": (row.player in fixed) or None,
+        }
+    )
+
+
+def machine_change(
+    before: Tournament, after: Tournament, machine_id: str, document: Doc
+) -> tuple[Doc, Doc | None] | None:
+    """``machine_view`` of ``after`` and its merge patch from ``document`` (that view of
+    ``before``): a row's document is built again only where its row or its player's corrected or
+    wiped mark changed, and the patch comes from those rows (a new score on a machine moves
+    the rows below it, not the ones above). None: build it whole."""
+    if machine_id not in before.tables or machine_id not in after.tables:
+        return None
+    rows_doc = document.get("rows")
+    was = {row.player: row for row in before.tables[machine_id].rows}
+    if not isinstance(rows_doc, dict) or rows_doc.keys() != was.keys():
+        return None
+    new_rows = after.tables[machine_id].rows
+    old_fixed, old_wiped = _marks(before, machine_id)
+    fixed, wiped = _marks(after, machine_id)
+    rows: Doc = {}
+    patch: Doc = {player: None for player in was.keys() - {row.player for row in new_rows}}
+    for row in new_rows:
+        player = row.player
+        old = rows_doc.get(player)
+        if (
+            old is not None
+            and was.get(player) == row
+            and (player in fixed) == (player in old_fixed)
+            and (player in wiped) == (player in old_wiped)
+        ):
+            rows[player] = old
+            continue
+        rows[player] = fresh = machine_row_doc(row, fixed, wiped)
+        changed = fresh if old is None else mergepatch.diff(old, fresh)
+        if changed is not None:
+            patch[player] = changed
+    doc = _machine_doc(after, machine_id, rows)
+    head = mergepatch.diff(
+        {k: v for k, v in document.items() if k != "rows"},
+        {k: v for k, v in doc.items() if k != "rows"},
+    )
+    if patch:
+        head = {**(head or {}), "rows": patch}
+    return doc, head
+
+
+def queues_change(
+    before: HallTournament, after: HallTournament, document: Doc
+) -> tuple[Doc, Doc | None] | None:
+    """``queues_view`` of ``after`` and its merge patch from ``document`` (that view of
+    ``before``): a machine's entry is built again only when its queue or its status changed.
+    The hall's mappings are never mutated, so an unchanged queue is the same object. None: build
+    it whole (a machine added, or the hall's settings changed: every estimate may move)."""
+    old_hall, hall = before.hall, after.hall
+    if hall.settings != old_hall.settings or after.machines.keys() != document.keys():
+        return None
+    if hall.queues is old_hall.queues and hall.machines is old_hall.machines:
+        return document, None
+    doc, patch = dict(document), {}
+    for machine in after.machines:
+        if hall.queues.get(machine) is old_hall.queues.get(machine) and hall.machines.get(
+            machine
+        ) is old_hall.machines.get(machine):
+            continue
+        doc[machine] = fresh = queue_doc(after, machine)
+        changed = mergepatch.diff(document[machine], fresh)
+        if changed is not None:
+            patch[machine] = changed
+    return doc, (patch or None)
 
 
 def cut_tie_doc(tie: CutTie) -> Doc:

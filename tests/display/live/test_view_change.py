@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from display.live.tournament import LiveTournament
 from display.log.store import Record
 from scoring.errors import ScoringError
 from tests.display.live.test_batched_replay import follow
+from tests.display.live.test_deferred_replay import hall_log
 from tests.utils import opening_records
 
 AT = "2026-01-01T10:00:00+00:00"
@@ -68,5 +69,25 @@ def test_patches_from_changed_rows_equal_whole_views(players: int, plan: list[An
         if what == "score":
             scores.append(seq)
         follow(client, change)
+        assert client == live.all_views()
+        assert live.views == live.all_views()
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), length=st.integers(1, 60))
+def test_patches_equal_whole_views_through_a_hall_day(seed: int, length: int) -> None:
+    """Every view the kind patches from changed rows (standings, ``machine/<id>``, ``queues``)
+    through random hall logs: scores, joker games, corrections that move a score, voids, queue
+    records, machine faults (a replaced machine's scores wiped), withdrawals, merges and
+    settings changes, some refused by the rules; record by record, as pushes come."""
+    live = LiveTournament("t", 64)
+    client: dict[str, Any] = {}
+    for record in hall_log(seed, length):
+        try:
+            applied = live.try_apply([record.data]) if live.kind is not None else None
+        except Exception:  # refused (by the rules, or as bad input): nothing written
+            continue
+        # the API writes only what the rules take, at the next version
+        follow(client, live.apply([Record(live.version + 1, record.data)], applied))
         assert client == live.all_views()
         assert live.views == live.all_views()
