@@ -16,6 +16,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 from fractions import Fraction
+from itertools import compress
+from operator import is_not
 
 from scoring.model import MachineTable, StandingRow, Standings
 from scoring.ranking import player_key
@@ -82,8 +84,9 @@ def restand(
 ) -> Standings:
     """``standings`` (every player, by total then player number, places 1, 2, 2, 4) with the
     players of ``updates`` (player -> (total, played); a player not in the standings is added)
-    moved to where their new totals put them, and place and band worked out again over the span
-    of positions whose tie groups changed. Rows outside that span are the same objects as before.
+    moved to where their new totals put them, and place and band worked out again for the tie
+    groups at and beside each position that now holds another row (where rows moved). Every
+    other row is the same object as before.
     EPC 2009, EPC Qualifying ("ordered according to their total ranking points"; equal totals
     share a place, ``scoring.ranking.rank``)."""
     if not updates:
@@ -105,30 +108,61 @@ def restand(
         rows.insert(at, StandingRow(player=player, place=None, total=total, played=played))
         keys.insert(at, key)
         placed.append(at)
-    # In sorted order each insert lands at or after the one before, so ``placed`` are final.
+    if len(rows) != size_before:  # a player added: every position after it moved
+        return _replaced_span(standings, index, rows, keys, placed, gone, band)
+    # Only positions that now hold another row object moved: found at C speed, and only the tie
+    # groups at and beside them can change place or band.
+    moved_to = list(compress(range(len(rows)), map(is_not, rows, standings.rows)))
+    done = -1  # the last position placed again
+    for at in moved_to:
+        start = max(at - 1, done + 1)
+        while start <= min(at + 1, len(rows) - 1):
+            # (a group begun after ``done``: ``done`` is the end of one)
+            done = _replace_group(rows, keys, bisect_left(keys, keys[start]), band)
+            start = done + 1
+    moved = dict(index)
+    for at in moved_to:
+        moved[rows[at].player] = at
+    return Standings(rows=tuple(rows), index=moved, keys=tuple(keys))
+
+
+def _replaced_span(
+    standings: Standings,
+    index: Mapping[str, int],
+    rows: list[StandingRow],
+    keys: list[int | Fraction],
+    placed: list[int],
+    gone: list[int],
+    band: Band,
+) -> Standings:
+    """``restand``'s end when the field grew: every tie group from the first position touched
+    to the end is placed again."""
     lo = min(min(placed), gone[-1] if gone else len(rows))
-    hi = len(rows) - 1 if len(rows) != size_before else max(max(placed), gone[0] if gone else 0)
     if lo > 0:
         lo = bisect_left(keys, keys[lo - 1])
-    if hi + 1 < len(rows):
-        hi = bisect_right(keys, keys[hi + 1]) - 1
     start = lo
-    while start <= hi:
-        end = bisect_right(keys, keys[start], start) - 1
-        place, last = start + 1, end + 1
-        cut = band(place, last)
-        for i in range(start, end + 1):
-            row = rows[i]
-            if row.place != place or row.band != cut:
-                # the constructor, not dataclasses.replace: this loop runs over the whole span
-                rows[i] = StandingRow(
-                    row.player, place, row.total, row.played, cut, row.league_points
-                )
-        start = end + 1
+    while start < len(rows):
+        start = _replace_group(rows, keys, start, band) + 1
     moved = dict(index)
-    for i in range(lo, hi + 1):
+    for i in range(lo, len(rows)):
         moved[rows[i].player] = i
     return Standings(rows=tuple(rows), index=moved, keys=tuple(keys))
+
+
+def _replace_group(
+    rows: list[StandingRow], keys: list[int | Fraction], start: int, band: Band
+) -> int:
+    """Place the tie group starting at ``start`` (its shared place and its band, ``band``)
+    and return its last position. A row already right is kept as the same object."""
+    end = bisect_right(keys, keys[start], start) - 1
+    place, last = start + 1, end + 1
+    cut = band(place, last)
+    for i in range(start, end + 1):
+        row = rows[i]
+        if row.place != place or row.band != cut:
+            # the constructor, not dataclasses.replace: this loop runs over every moved row
+            rows[i] = StandingRow(row.player, place, row.total, row.played, cut, row.league_points)
+    return end
 
 
 def _number_key(row: StandingRow) -> tuple[tuple[int, int | str, str], ...]:
