@@ -388,31 +388,22 @@ def standings_change(
     for row in chain(moved, after.rows[len(before.rows) :]):
         if id(row) in known:
             continue
-        old = rows.get(row.player)
+        fresh, old = standing_doc(row), rows.get(row.player)
         if old is None:
-            patch[row.player] = rows[row.player] = standing_doc(row)
-        elif (changed := standing_patch(old, row)) is not None:
+            patch[row.player] = rows[row.player] = fresh
+        elif (changed := standing_patch(old, fresh)) is not None:
             patch[row.player] = changed
-            rows[row.player] = standing_doc(row)
+            rows[row.player] = fresh
     return {"rows": rows}, ({"rows": patch} if patch else None)
 
 
-def standing_patch(old: Doc, row: StandingRow) -> Doc | None:
-    """The merge patch from ``old`` (a ``standing_doc``) to ``standing_doc(row)``, field by field
-    without building the new document first (most rows a push moves change only their place or
-    total); None when equal."""
-    total = number(row.total)
-    league = None if row.league_points is None else number(row.league_points)
-    patch: Doc = {}
-    # A field that is None is absent from the document; in the patch, None deletes it.
-    if old.get("place") != row.place:
-        patch["place"] = row.place
-    if old.get("total") != total:
-        patch["total"] = total
-    if old.get("played") != row.played:
-        patch["played"] = row.played
-    if old.get("band") != row.band:
-        patch["band"] = row.band
-    if old.get("league_points") != league:
-        patch["league_points"] = league
-    return patch or None
+STANDING_FIELDS = ("place", "total", "played", "band", "league_points")
+"""Every key a ``standing_doc`` may hold."""
+
+
+def standing_patch(old: Doc, new: Doc) -> Doc | None:
+    """The merge patch from ``old`` to ``new``, two ``standing_doc``s: flat, so field by field
+    (an absent field is None, and None in the patch deletes it); None when equal."""
+    if old == new:
+        return None
+    return {key: new.get(key) for key in STANDING_FIELDS if old.get(key) != new.get(key)}
