@@ -150,12 +150,12 @@ class Standings:
     """Overall standings, best first; unranked rows last.
 
     ``index`` (player number -> position of their row) and ``keys`` (each row's order key,
-    ``scoring.restand.sort_key``), when the maker kept them (``scoring.restand``); empty
+    ``scoring.restand.sort_key``, ``UNRANKED`` for a row without a place), when the maker kept them (``scoring.restand``); empty
     otherwise. Not part of the value: equal rows are equal standings."""
 
     rows: tuple[StandingRow, ...] = ()
     index: Mapping[str, int] = field(default_factory=dict, compare=False, repr=False)
-    keys: tuple[int | Fraction, ...] = field(default=(), compare=False, repr=False)
+    keys: tuple[int | Fraction | float, ...] = field(default=(), compare=False, repr=False)
 
 
 Status = Literal["in_service", "out_of_order", "closed", "replaced"]

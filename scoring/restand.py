@@ -13,6 +13,7 @@ Pure: frozen data in, frozen data out.
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 from fractions import Fraction
@@ -25,6 +26,16 @@ from scoring.ranking import player_key
 Band = Callable[[int, int], str | None]
 """A tie group's band from its shared place and the last place it covers (e.g. EPC's
 ``cut_band``); ``lambda place, last: None`` for a format without a cut."""
+League = Callable[[int, int], Fraction | None]
+"""A tie group's league points for each of its players, from its shared place and the last
+place it covers (UKPL 3D: ``scoring.ukpl.meeting.league_points``)."""
+Ranked = Callable[[str, int], bool]
+"""Whether a player, with this many machines played, gets a place (UKPL 3C: not a guest; with
+``no_score="unranked"``, not without a score)."""
+UNRANKED = math.inf
+"""The order key of a row without a place: after every ranked row, the unranked rows in
+player-number order among themselves, with total 0 (UKPL 3C)."""
+ZERO = Fraction(0)
 
 
 def sort_key(total: Fraction) -> int | Fraction:
@@ -44,9 +55,9 @@ def positions(standings: Standings) -> Mapping[str, int]:
     return standings.index
 
 
-def _keys(standings: Standings) -> list[int | Fraction]:
+def _keys(standings: Standings) -> list[int | Fraction | float]:
     if len(standings.keys) != len(standings.rows):
-        return [sort_key(row.total) for row in standings.rows]
+        return [UNRANKED if row.place is None else sort_key(row.total) for row in standings.rows]
     return list(standings.keys)
 
 
@@ -80,7 +91,11 @@ def machine_updates(
 
 
 def restand(
-    standings: Standings, updates: Mapping[str, tuple[Fraction, int]], band: Band
+    standings: Standings,
+    updates: Mapping[str, tuple[Fraction, int]],
+    band: Band,
+    ranked: Ranked | None = None,
+    league: League | None = None,
 ) -> Standings:
     """``standings`` (every player, by total then player number, places 1, 2, 2, 4) with the
     players of ``updates`` (player -> (total, played); a player not in the standings is added)
@@ -88,7 +103,11 @@ def restand(
     groups at and beside each position that now holds another row (where rows moved). Every
     other row is the same object as before.
     EPC 2009, EPC Qualifying ("ordered according to their total ranking points"; equal totals
-    share a place, ``scoring.ranking.rank``)."""
+    share a place, ``scoring.ranking.rank``).
+
+    ``ranked`` (None: everyone is): a player it refuses goes after every ranked player, in
+    player-number order, with no place, band or league points and total 0 (UKPL 3C: guests).
+    ``league`` (None: rows keep their own): each tie group's league points (UKPL 3D)."""
     if not updates:
         return standings
     index = positions(standings)
@@ -98,18 +117,22 @@ def restand(
     for position in gone:
         del rows[position], keys[position]
     placed: list[int] = []
-    for player, (total, played) in sorted(
-        updates.items(), key=lambda item: (sort_key(item[1][0]), player_key(item[0]))
-    ):
-        key = sort_key(total)
-        # into the tie group of ``total``, in player-number order within it
+    moving = [
+        (UNRANKED if ranked is not None and not ranked(player, played) else sort_key(total), player)
+        for player, (total, played) in updates.items()
+    ]
+    for key, player in sorted(moving, key=lambda item: (item[0], player_key(item[1]))):
+        total, played = updates[player]
+        # into the tie group of ``key``, in player-number order within it
         first, after = bisect_left(keys, key), bisect_right(keys, key)
         at = bisect_left(rows, player_key(player), first, after, key=_number_key)
-        rows.insert(at, StandingRow(player=player, place=None, total=total, played=played))
+        shown = ZERO if key == UNRANKED else total
+        rows.insert(at, StandingRow(player=player, place=None, total=shown, played=played))
         keys.insert(at, key)
         placed.append(at)
+    group = _Grouping(band, league)
     if len(rows) != size_before:  # a player added: every position after it moved
-        return _replaced_span(standings, index, rows, keys, placed, gone, band)
+        return _replaced_span(index, rows, keys, placed, gone, group)
     # Only positions that now hold another row object moved: found at C speed, and only the tie
     # groups at and beside them can change place or band.
     moved_to = list(compress(range(len(rows)), map(is_not, rows, standings.rows)))
@@ -118,7 +141,7 @@ def restand(
         start = max(at - 1, done + 1)
         while start <= min(at + 1, len(rows) - 1):
             # (a group begun after ``done``: ``done`` is the end of one)
-            done = _replace_group(rows, keys, bisect_left(keys, keys[start]), band)
+            done = group.place(rows, keys, bisect_left(keys, keys[start]))
             start = done + 1
     moved = dict(index)
     for at in moved_to:
@@ -127,13 +150,12 @@ def restand(
 
 
 def _replaced_span(
-    standings: Standings,
     index: Mapping[str, int],
     rows: list[StandingRow],
-    keys: list[int | Fraction],
+    keys: list[int | Fraction | float],
     placed: list[int],
     gone: list[int],
-    band: Band,
+    group: _Grouping,
 ) -> Standings:
     """``restand``'s end when the field grew: every tie group from the first position touched
     to the end is placed again."""
@@ -142,27 +164,42 @@ def _replaced_span(
         lo = bisect_left(keys, keys[lo - 1])
     start = lo
     while start < len(rows):
-        start = _replace_group(rows, keys, start, band) + 1
+        start = group.place(rows, keys, start) + 1
     moved = dict(index)
     for i in range(lo, len(rows)):
         moved[rows[i].player] = i
     return Standings(rows=tuple(rows), index=moved, keys=tuple(keys))
 
 
-def _replace_group(
-    rows: list[StandingRow], keys: list[int | Fraction], start: int, band: Band
-) -> int:
-    """Place the tie group starting at ``start`` (its shared place and its band, ``band``)
-    and return its last position. A row already right is kept as the same object."""
-    end = bisect_right(keys, keys[start], start) - 1
-    place, last = start + 1, end + 1
-    cut = band(place, last)
-    for i in range(start, end + 1):
-        row = rows[i]
-        if row.place != place or row.band != cut:
-            # the constructor, not dataclasses.replace: this loop runs over every moved row
-            rows[i] = StandingRow(row.player, place, row.total, row.played, cut, row.league_points)
-    return end
+class _Grouping:
+    """How ``restand`` places a tie group: its band and, when the format has them, its league
+    points; the unranked group gets none of them."""
+
+    __slots__ = ("band", "league")
+
+    def __init__(self, band: Band, league: League | None) -> None:
+        self.band, self.league = band, league
+
+    def place(self, rows: list[StandingRow], keys: list[int | Fraction | float], start: int) -> int:
+        """Place the tie group starting at ``start`` and return its last position. A row
+        already right is kept as the same object."""
+        end = bisect_right(keys, keys[start], start) - 1
+        if keys[start] == UNRANKED:
+            place: int | None = None
+            cut: str | None = None
+            points: Fraction | None = None
+        else:
+            place, last = start + 1, end + 1
+            cut = self.band(place, last)
+            points = None if self.league is None else self.league(place, last)
+        keep = self.league is None and place is not None  # rows keep their own league points
+        for i in range(start, end + 1):
+            row = rows[i]
+            league = row.league_points if keep else points
+            if row.place != place or row.band != cut or row.league_points != league:
+                # the constructor, not dataclasses.replace: this loop runs over every moved row
+                rows[i] = StandingRow(row.player, place, row.total, row.played, cut, league)
+        return end
 
 
 def _number_key(row: StandingRow) -> tuple[tuple[int, int | str, str], ...]:

@@ -133,7 +133,9 @@ def add_player(tournament: Tournament, player: Player) -> Tournament:
     if restand is None:
         return _with_standings(entered)
     update = {player.number: (Fraction(0), 0)}
-    return replace(entered, standings=restand(entered.config, tournament.standings, update))
+    return replace(
+        entered, standings=restand(entered.config, players, tournament.standings, update)
+    )
 
 
 def add_machine(tournament: Tournament, machine: Machine) -> Tournament:
@@ -216,7 +218,8 @@ def with_machine_entries(tournament: T, machine: str, entries: tuple[Entry, ...]
     # Only the players whose points on this machine changed move (``scoring.restand``).
     before = tournament.tables[machine]
     update = machine_updates(tournament.standings, tournament.players, before, table)
-    return replace(changed, standings=restand(tournament.config, tournament.standings, update))
+    standings = restand(tournament.config, tournament.players, tournament.standings, update)
+    return replace(changed, standings=standings)
 
 
 def deferring(tournament: T) -> T:

@@ -234,13 +234,15 @@ class EpcQualifying:
     def restand(
         self,
         config: EpcConfig,
+        players: Mapping[str, Player],
         standings: Standings,
         updates: Mapping[str, tuple[Fraction, int]],
     ) -> Standings:
         """``standings`` with the players of ``updates`` (player -> (total, played), from
         ``scoring.restand.machine_updates`` or a new player at (0, 0)) moved and re-placed, equal
         to ``standings`` of the changed tables (EPC 2009, EPC Qualifying: "Contestants are then
-        ordered according to their total ranking points"; bands per ``cut_band``)."""
+        ordered according to their total ranking points"; bands per ``cut_band``). Every
+        registered player is ranked, so ``players`` is not read."""
         return restand(standings, updates, lambda place, last: cut_band(place, last, config))
 
 

@@ -41,6 +41,7 @@ from typing import Any, Literal, get_args
 from scoring.errors import MachineAlreadyPlayed
 from scoring.model import Entry, MachineRow, MachineTable, Player, StandingRow, Standings
 from scoring.ranking import TiePolicy, player_key, rank, tally, tied_points
+from scoring.restand import restand
 from scoring.settings import Choice, check_known, choice, described
 from scoring.tournament import Tournament
 
@@ -199,6 +200,32 @@ class UkplMeeting:
         unranked = sorted(set(players) - set(ranked), key=player_key)
         rows.extend(StandingRow(p, None, Fraction(0), played[p]) for p in unranked)
         return Standings(rows=tuple(rows))
+
+    def restand(
+        self,
+        config: UkplConfig,
+        players: Mapping[str, Player],
+        standings: Standings,
+        updates: Mapping[str, tuple[Fraction, int]],
+    ) -> Standings:
+        """``standings`` with the players of ``updates`` (player -> (total, played), from
+        ``scoring.restand.machine_updates`` or a new player at (0, 0)) moved and placed again,
+        equal to ``standings`` of the changed tables (UKPL 3B: the meeting total; 3C: guests,
+        and with ``no_score="unranked"`` players without a score, come last unplaced; 3D, 3F:
+        league points per place, shared by ties)."""
+
+        def ranked(player: str, played: int) -> bool:
+            registered = players.get(player)
+            guest = registered is not None and registered.guest
+            return not guest and (played > 0 or config.no_score == "ranked")
+
+        return restand(
+            standings,
+            updates,
+            lambda place, last: None,
+            ranked,
+            lambda place, last: league_points(place, last - place + 1),
+        )
 
 
 UKPL_MEETING = UkplMeeting()

@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from scoring import FORMATS, Entry, EntryNotAllowed, Machine, Player, Tournament
 from scoring.corrections import correct_entry, void_entry
 from scoring.errors import ScoringError
-from scoring.restand import sort_key
+from scoring.restand import UNRANKED, sort_key
 from scoring.tournament import add_machine, add_player, new_tournament, rebuild, record_entry
 
 EPC = FORMATS["epc-qualifying"]
+UKPL = FORMATS["ukpl-meeting"]
 
 Step = tuple[str, int, int, int]  # (what, player or target, machine, score)
 
@@ -27,6 +28,8 @@ class Case:
     players: int
     machines: int
     steps: list[Step]
+    fmt: Any = EPC
+    guests: frozenset[int] = frozenset()
 
 
 @st.composite
@@ -62,9 +65,9 @@ def cases(draw: st.DrawFn) -> Case:
 def run(case: Case) -> tuple[Tournament, int]:
     """The steps as the server applies them, skipping those the rules refuse; the tournament and
     how many steps were taken."""
-    t = new_tournament(EPC, case.settings)
+    t = new_tournament(case.fmt, case.settings)
     for number in range(1, case.players + 1):
-        t = add_player(t, Player(str(number), f"P{number}"))
+        t = add_player(t, Player(str(number), f"P{number}", guest=number in case.guests))
     for number in range(1, case.machines + 1):
         t = add_machine(t, Machine(f"m{number}", f"Machine {number}"))
     taken = 0
@@ -72,7 +75,7 @@ def run(case: Case) -> tuple[Tournament, int]:
         seqs = [e.seq for on in t.entries.values() for e in on]
         try:
             if what == "player":
-                t = add_player(t, Player(str(seq), f"Late {seq}"))
+                t = add_player(t, Player(str(seq), f"Late {seq}", guest=who in case.guests))
             elif what == "score":
                 t = record_entry(t, Entry(seq, str(who), f"m{machine}", score))
             elif what == "correct" and seqs:
@@ -91,13 +94,14 @@ def run(case: Case) -> tuple[Tournament, int]:
 def check(t: Tournament, case: Case) -> None:
     """The incremental tournament equals a rebuild of its players, machines and entries."""
     entries = [e for on in t.entries.values() for e in on]
-    full = rebuild(EPC, case.settings, t.players.values(), t.machines.values(), entries)
+    full = rebuild(case.fmt, case.settings, t.players.values(), t.machines.values(), entries)
     assert t.tables == full.tables
     assert t.standings == full.standings
     index = t.standings.index
     if index:  # kept by ``restand``: it must say where each row is
         assert {row.player: i for i, row in enumerate(t.standings.rows)} == dict(index)
-        assert list(t.standings.keys) == [sort_key(row.total) for row in t.standings.rows]
+        keys = [UNRANKED if r.place is None else sort_key(r.total) for r in t.standings.rows]
+        assert list(t.standings.keys) == keys
 
 
 @settings(max_examples=300, deadline=None)
@@ -105,6 +109,43 @@ def check(t: Tournament, case: Case) -> None:
 def test_incremental_standings_equal_a_full_ranking(case: Case) -> None:
     """After every step taken, the standings moved on incrementally equal those ranked again
     from every machine table, with places, totals, machines played and bands."""
+    run(case)
+
+
+@st.composite
+def ukpl_cases(draw: st.DrawFn) -> Case:
+    config = draw(
+        st.fixed_dictionaries(
+            {
+                "ties": st.sampled_from(["high", "low", "shared"]),
+                "bonus": st.sampled_from(["gt", "gte"]),
+                "no_score": st.sampled_from(["unranked", "ranked"]),
+            }
+        )
+    )
+    steps = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(["score"] * 6 + ["player", "correct", "void"]),
+                st.integers(1, 14),
+                st.integers(1, 4),
+                st.integers(0, 8),
+            ),
+            max_size=60,
+        )
+    )
+    players = draw(st.integers(1, 8))
+    guests = draw(st.frozensets(st.integers(1, 14), max_size=4))
+    return Case(config, players, draw(st.integers(1, 4)), steps, UKPL, guests)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ukpl_cases())
+def test_incremental_ukpl_meeting_standings_equal_a_full_ranking(case: Case) -> None:
+    """The same for a UKPL meeting (UKPL 3B-3D, 3F): guests and, with ``no_score="unranked"``,
+    players without a score come last unplaced with total 0; league points per place, shared by
+    ties; machine points move with every score on the machine (N is the players with a score
+    there)."""
     run(case)
 
 

@@ -188,6 +188,17 @@ class UkplKind:
         if state.options.linked or state.imported:
             yield "season"
 
+    def view_change(
+        self, before: UkplState, after: UkplState, meta: Mapping[str, str], name: str, doc: Doc
+    ) -> tuple[Doc, Doc | None] | None:
+        """View ``name`` of ``after`` and its merge patch from ``doc`` (that view of ``before``)
+        from the rows that changed, for the machines kind's views this kind shows as they are
+        (``standings``, ``queues``, ``machine/<id>``: ``MachinesKind.view_change``); None: build
+        it whole and diff it."""
+        if name in ("standings", "queues") or name.startswith("machine/"):
+            return MACHINES.view_change(before.meeting, after.meeting, meta, name, doc)
+        return None
+
     def view(self, state: UkplState, meta: Mapping[str, str], name: str) -> Doc | None:
         """View ``name`` (``meta``: the tournament's id and name), or None: ``adjustments``,
         ``season``, else the machines kind's, with the UKPL settings and the field (``{"players":

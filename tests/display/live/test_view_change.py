@@ -9,11 +9,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from display import competitions
 from display.live.tournament import LiveTournament
 from display.log.store import Record
 from scoring.errors import ScoringError
 from tests.display.live.test_batched_replay import follow
 from tests.display.live.test_deferred_replay import hall_log
+from tests.display.live.test_snapshots import random_log
 from tests.utils import opening_records
 
 AT = "2026-01-01T10:00:00+00:00"
@@ -91,3 +93,21 @@ def test_patches_equal_whole_views_through_a_hall_day(seed: int, length: int) ->
         follow(client, live.apply([Record(live.version + 1, record.data)], applied))
         assert client == live.all_views()
         assert live.views == live.all_views()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    fmt=st.sampled_from(competitions.formats()),
+    seed=st.integers(0, 2**32),
+    length=st.integers(0, 60),
+)
+def test_every_format_patches_equal_whole_views_record_by_record(
+    fmt: str, seed: int, length: int
+) -> None:
+    """Every format's views, incremental where its kind patches from changed rows (the machines
+    and UKPL kinds), equal the views built whole after each record of a random log."""
+    live = LiveTournament("t", 64)
+    client: dict[str, Any] = {}
+    for record in random_log(fmt, seed, length):
+        follow(client, live.apply([record]))
+        assert client == live.views == live.all_views()
