@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
@@ -73,6 +74,7 @@ class UkplConfig:
         object.__setattr__(self, "no_score", choice("no_score", self.no_score, get_args(NoScore)))
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and asked again for every row each push moves
 def machine_points(place: int, size: int, competitors: int, ties: TiePolicy) -> Fraction:
     """Machine points for each of ``size`` equal scores sharing ``place`` (1-based) on a machine
     with ``competitors`` ranked (non-guest) scores: untied place p gets ``competitors - p + 1``
@@ -94,6 +96,7 @@ def earns_bonus(top: int, second: int | None, rule: BonusRule) -> bool:
     return top > 2 * second if rule == "gt" else top >= 2 * second
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and asked again for every tie group each push moves
 def league_points(place: int, size: int) -> Fraction:
     """League points for each of ``size`` players tied at meeting ``place``: 20 for 1st, one fewer
     per place, 0 below 20th, tied players sharing the average of the places they cover, exact.
