@@ -32,3 +32,24 @@ async def test_last_use_is_noted_once_per_interval_and_an_ended_session_is_refus
     clock[0] += 0.001  # within the interval of the last note: still read, so refused
     assert (await timed.principal(bearer)) is None
     assert await auth.redis.hlen(seen) == 0
+
+
+async def test_every_process_refuses_a_session_ended_through_another_at_once(auth: Auth) -> None:
+    """Two processes on one Redis, both within their note interval: a sign-out through one and
+    a revocation through the other are refused by both on the next request."""
+    clock = [1000.0]
+    one = Auth(auth.redis, auth.prefix, clock=lambda: clock[0])
+    other = Auth(auth.redis, auth.prefix, clock=lambda: clock[0])
+    pin = await one.issue_steward("t1", "Kim")
+    bearer = "Bearer " + await one.sign_in("steward", pin, "t1", "Kim")
+    assert await one.principal(bearer) is not None and await other.principal(bearer) is not None
+    clock[0] += 1
+    assert await other.end_session(bearer)
+    assert await one.principal(bearer) is None and await other.principal(bearer) is None
+
+    pin = await one.issue_steward("t1", "Sam")
+    bearer = "Bearer " + await one.sign_in("steward", pin, "t1", "Sam")
+    assert await one.principal(bearer) is not None and await other.principal(bearer) is not None
+    clock[0] += SEEN_EVERY / 3
+    await one.revoke_steward("t1", "Sam")
+    assert await other.principal(bearer) is None and await one.principal(bearer) is None
