@@ -136,13 +136,15 @@ def restand(
     # Only positions that now hold another row object moved: found at C speed, and only the tie
     # groups at and beside them can change place or band.
     moved_to = list(compress(range(len(rows)), map(is_not, rows, standings.rows)))
-    done = -1  # the last position placed again
+    done, end = -1, len(rows) - 1  # the last position placed again; the last position
     for at in moved_to:
-        start = max(at - 1, done + 1)
-        while start <= min(at + 1, len(rows) - 1):
-            # (a group begun after ``done``: ``done`` is the end of one)
-            done = group.place(rows, keys, bisect_left(keys, keys[start]))
-            start = done + 1
+        if at >= done:  # (runs of moved positions are common: most are placed already)
+            start = at - 1 if at > done + 1 else done + 1
+            stop = at + 1 if at < end else end
+            while start <= stop:
+                # (a group begun after ``done``: ``done`` is the end of one)
+                done = group.place(rows, keys, bisect_left(keys, keys[start]))
+                start = done + 1
     moved = dict(index)
     for at in moved_to:
         moved[rows[at].player] = at
