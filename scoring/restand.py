@@ -1,12 +1,13 @@
 """Standings moved on incrementally: only the players whose total or games changed move, and only
-the places in the span they crossed are worked out again.
+the tie groups where rows moved are placed again.
 
 A format whose standings are "every registered player by total, best first, places 1, 2, 2, 4"
-(EPC 2009, EPC Qualifying: "Contestants are then ordered according to their total ranking points")
-gets the same standings from ``restand`` as from ranking every player again, at the cost of the
-players that moved and the span between their old and new positions instead of the whole field.
+(EPC 2009, EPC Qualifying: "Contestants are then ordered according to their total ranking points";
+UKPL 3B-3D, 3F: the meeting total, guests unplaced last, league points per place) gets the same
+standings from ``restand`` as from ranking every player again, at the cost of the players that
+moved and the positions they crossed instead of the whole field.
 ``scoring.tournament.rebuild`` stays the reference; ``tests/scoring/test_restand.py`` checks the
-two agree for random score sequences.
+two agree for random score sequences of both formats.
 
 Pure: frozen data in, frozen data out.
 """

@@ -1,7 +1,7 @@
 """A tournament's state as one frozen value, and the generic incremental path over any format.
 
 ``record_entry`` re-ranks only the machine an entry touches; a format with a ``restand`` method
-(``scoring.restand``: EPC qualifying) then moves only the players whose points on that machine
+(``scoring.restand``: EPC qualifying, UKPL meeting) then moves only the players whose points on that machine
 changed, any other re-derives the standings from the cached machine tables. ``rebuild`` computes
 everything from scratch and is the reference the incremental path is tested against
 (architecture principle 7).
