@@ -118,6 +118,10 @@ class UkplMeeting:
 
     name: str = "ukpl-meeting"
     title: str = "UKPL meeting"
+    checks_entries_only: bool = True
+    """``check_entry`` reads only who played which machine (UKPL 3A, 3B: one game per player per
+    machine), never a table or the standings, so a replay may record entries first and rank them
+    once (``scoring.tournament.deferring``)."""
 
     def parse_settings(self, settings: Mapping[str, Any]) -> UkplConfig:
         """Settings mapping (JSON values, or text from the CLI) -> ``UkplConfig``; missing keys

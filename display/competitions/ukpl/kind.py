@@ -46,6 +46,7 @@ from dataclasses import replace
 
 from display.competitions.base import EVERY_VIEW
 from display.competitions.docs import compact
+from display.competitions.machines.kind import DEFERRABLE as HALL_DEFERRABLE
 from display.competitions.machines.kind import MACHINES
 from display.competitions.ukpl import records as rec
 from display.competitions.ukpl import state as st
@@ -75,10 +76,28 @@ class UkplKind:
         settings = meeting.format.settings_dict(meeting.config)
         return UkplState(meeting=meeting, settings=settings, options=options)
 
+    def defer(self, state: UkplState) -> UkplState:
+        """``state`` whose meeting takes games without ranking them until ``settle`` (a replay of
+        many records: the UKPL rules still check each game, the tables and standings are worked
+        out once for them all; ``MachinesKind.defer``)."""
+        return replace(state, meeting=MACHINES.defer(state.meeting))
+
+    def settle(self, state: UkplState) -> UkplState:
+        """``state`` with the meeting's tables and standings current again: what ``apply`` of
+        each record one by one would have made."""
+        if not state.meeting.deferred:
+            return state
+        return replace(state, meeting=MACHINES.settle(state.meeting))
+
     def apply(self, state: UkplState, seq: int, record: Record) -> tuple[UkplState, Touched]:
         """``record`` applied at ``seq`` -> (new state, views touched) (module docstring's table;
-        the rest go to the machines kind). Raises the rules' ScoringError."""
+        the rest go to the machines kind). Raises the rules' ScoringError. A deferred state
+        (``defer``) takes the records of ``DEFERRABLE`` as they are; any other is applied to the
+        state settled and leaves it deferred again."""
         kind = record["type"]
+        if state.meeting.deferred and kind not in DEFERRABLE:
+            after, touched = self.apply(self.settle(state), seq, record)
+            return self.defer(after), touched
         if kind == "player_added":
             return self._player(state, seq, record)
         if kind == "score_recorded":
@@ -222,6 +241,13 @@ class UkplKind:
                 if region is not None:
                     row["region"] = region
         return doc
+
+
+DEFERRABLE = HALL_DEFERRABLE - {"score_corrected", "score_voided"}
+"""Records a deferred meeting takes without being settled first: games, players, machines and
+the queues, which the UKPL rules check against the games recorded, never a table or the
+standings. A correction or void re-counts the meeting (``state.corrected``), so it sees a
+settled one."""
 
 
 def _game_views(machine: str, *more: str) -> Touched:
