@@ -32,6 +32,18 @@ class Case:
     guests: frozenset[int] = frozenset()
 
 
+STEPS = st.lists(
+    st.tuples(
+        # mostly scores; a few late registrations, corrections and voids
+        st.sampled_from(["score"] * 6 + ["player", "correct", "void"]),
+        st.integers(1, 14),
+        st.integers(1, 4),
+        st.integers(0, 8),  # a small range, so equal scores (ties) are common
+    ),
+    max_size=60,
+)
+
+
 @st.composite
 def cases(draw: st.DrawFn) -> Case:
     config = draw(
@@ -47,18 +59,7 @@ def cases(draw: st.DrawFn) -> Case:
         )
     )
     config["jokers_per_player"] = min(config["jokers_per_player"], config["machines_per_player"])
-    steps = draw(
-        st.lists(
-            st.tuples(
-                # mostly scores; a few late registrations, corrections and voids
-                st.sampled_from(["score"] * 6 + ["player", "correct", "void"]),
-                st.integers(1, 14),
-                st.integers(1, 4),
-                st.integers(0, 8),  # a small range, so equal scores (ties) are common
-            ),
-            max_size=60,
-        )
-    )
+    steps = draw(STEPS)
     return Case(config, draw(st.integers(1, 8)), draw(st.integers(1, 4)), steps)
 
 
@@ -123,17 +124,7 @@ def ukpl_cases(draw: st.DrawFn) -> Case:
             }
         )
     )
-    steps = draw(
-        st.lists(
-            st.tuples(
-                st.sampled_from(["score"] * 6 + ["player", "correct", "void"]),
-                st.integers(1, 14),
-                st.integers(1, 4),
-                st.integers(0, 8),
-            ),
-            max_size=60,
-        )
-    )
+    steps = draw(STEPS)
     players = draw(st.integers(1, 8))
     guests = draw(st.frozensets(st.integers(1, 14), max_size=4))
     return Case(config, players, draw(st.integers(1, 4)), steps, UKPL, guests)
