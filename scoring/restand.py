@@ -131,6 +131,7 @@ def restand(
         rows.insert(at, StandingRow(player=player, place=None, total=shown, played=played))
         keys.insert(at, key)
         placed.append(at)
+    # In sorted order each insert lands at or after the one before, so ``placed`` are final.
     group = _Grouping(band, league)
     if len(rows) != size_before:  # a player added: every position after it moved
         return _replaced_span(index, rows, keys, placed, gone, group)
