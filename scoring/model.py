@@ -8,8 +8,8 @@ exact; ``display/`` turns them into JSON numbers rounded as each format publishe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Literal, get_args
 
@@ -77,12 +77,13 @@ class MachineRow:
     ) -> None:
         # A frozen dataclass's own __init__ sets each field through object.__setattr__; the
         # slots' setters take half the time, and every push ranks a machine's rows anew.
-        _machine_row_player(self, player)
-        _machine_row_score(self, score)
-        _machine_row_place(self, place)
-        _machine_row_points(self, points)
-        _machine_row_bonus(self, bonus)
-        _machine_row_joker(self, joker)
+        set_player, set_score, set_place, set_points, set_bonus, set_joker = _MACHINE_ROW_SETTERS
+        set_player(self, player)
+        set_score(self, score)
+        set_place(self, place)
+        set_points(self, points)
+        set_bonus(self, bonus)
+        set_joker(self, joker)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +95,13 @@ class MachineTable:
     rows: tuple[MachineRow, ...] = ()
 
 
-_machine_row_player = MachineRow.__dict__["player"].__set__
-_machine_row_score = MachineRow.__dict__["score"].__set__
-_machine_row_place = MachineRow.__dict__["place"].__set__
-_machine_row_points = MachineRow.__dict__["points"].__set__
-_machine_row_bonus = MachineRow.__dict__["bonus"].__set__
-_machine_row_joker = MachineRow.__dict__["joker"].__set__
+def _slot_setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
+    """The slots' own setters of a frozen, slotted dataclass, in field order: they set a field
+    without the frozen check, for the class's own ``__init__``."""
+    return tuple(cls.__dict__[f.name].__set__ for f in fields(cls))
+
+
+_MACHINE_ROW_SETTERS = _slot_setters(MachineRow)
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -129,20 +131,16 @@ class StandingRow:
     ) -> None:
         # The slots' setters, as MachineRow: ``scoring.restand`` builds a row for every player
         # whose place moved, hundreds per push in a big field.
-        _standing_row_player(self, player)
-        _standing_row_place(self, place)
-        _standing_row_total(self, total)
-        _standing_row_played(self, played)
-        _standing_row_band(self, band)
-        _standing_row_league_points(self, league_points)
+        set_player, set_place, set_total, set_played, set_band, set_league = _STANDING_ROW_SETTERS
+        set_player(self, player)
+        set_place(self, place)
+        set_total(self, total)
+        set_played(self, played)
+        set_band(self, band)
+        set_league(self, league_points)
 
 
-_standing_row_player = StandingRow.__dict__["player"].__set__
-_standing_row_place = StandingRow.__dict__["place"].__set__
-_standing_row_total = StandingRow.__dict__["total"].__set__
-_standing_row_played = StandingRow.__dict__["played"].__set__
-_standing_row_band = StandingRow.__dict__["band"].__set__
-_standing_row_league_points = StandingRow.__dict__["league_points"].__set__
+_STANDING_ROW_SETTERS = _slot_setters(StandingRow)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,7 @@ from operator import is_not
 
 from scoring.model import MachineTable, StandingRow, Standings
 from scoring.ranking import player_key
+from scoring.scales import ZERO
 
 Band = Callable[[int, int], str | None]
 """A tie group's band from its shared place and the last place it covers (e.g. EPC's
@@ -36,7 +37,6 @@ Ranked = Callable[[str, int], bool]
 UNRANKED = math.inf
 """The order key of a row without a place: after every ranked row, the unranked rows in
 player-number order among themselves, with total 0 (UKPL 3C)."""
-ZERO = Fraction(0)
 
 
 def sort_key(total: Fraction) -> int | Fraction:
