@@ -140,7 +140,7 @@ async def push_score(request: Request) -> Response:
     201 ``{version, record}``. The format's rules refuse with a ScoringError (404 unknown player or
     machine, 409 ``EntryNotAllowed``, 422 ``InvalidScore``)."""
     tid = request.path_params["tournament"]
-    principal = await signed_in(request, tid)
+    principal = await signed_in(request, tid, for_write=True)
     data = await body(request, ScoreIn)
     fields = {"player": data.player, "machine": data.machine, "score": data.score}
     if data.rollovers is not None:

@@ -18,6 +18,15 @@ Redis already held another generated password; they sign in too), ``P:t:{id}:ste
 ``P:sessions`` (HASH sha256 -> JSON {role, tournament, name, since}: every session, so the TD can
 see who is signed in and a revoked steward's sessions can be ended; entries of expired sessions
 are pruned when listed) and ``P:seen`` (HASH sha256 -> when the session was last used).
+
+Sessions: a session's value never changes after sign-in; it only ends (the key is deleted: sign
+out, a new PIN, a revocation, a new TD password; or it expires). Every request reads it, so an
+ended session is refused at once, on every process, with one exception that is no weaker: a
+write whose append script checks the session itself (``Auth.principal(recent=True)``, the
+writer's ``session``) may take the principal this process read within ``SEEN_EVERY`` seconds,
+and the script refuses it, atomically with the append, if the session ended meanwhile. A
+steward's score then costs one round trip to Redis instead of two, and no write can land after
+its session ended (a read first, then an append, leaves a gap a revocation could fall into).
 """
 
 from __future__ import annotations
@@ -49,8 +58,8 @@ SEEN_EVERY = 10.0
 shows when a steward was last active; a phone pushing a score every few seconds need not write
 (and, with ``appendfsync always``, fsync) that on every request: the check is then one read."""
 NOTED_MAX = 10_000
-"""Sessions whose last note ``Auth`` remembers before it forgets them all (a bound, not a cache:
-forgetting costs one more note each)."""
+"""Sessions whose last note (and principal) ``Auth`` remembers before it forgets them all (a
+bound: forgetting costs one more read and note each)."""
 TD_FILE = "td-password"
 """The data directory's TD password file (plain text, mode 0600)."""
 _hasher = PasswordHasher()
@@ -163,7 +172,8 @@ class Auth:
         self, redis: Redis, prefix: str, clock: Callable[[], float] = time.monotonic
     ) -> None:
         self.redis, self.prefix, self._clock = redis, prefix, clock
-        self._noted: dict[str, float] = {}  # token's sha256 -> monotonic time of its last note
+        # token's sha256 -> monotonic time of its last note, and the principal that read found
+        self._noted: dict[str, tuple[float, Principal]] = {}
 
     async def ensure_td_password(self, password: str | None, data_dir: Path) -> TdPassword:
         """Settle the TD password for a start on ``data_dir``; returns what was done (to print).
@@ -398,30 +408,50 @@ class Auth:
             await pipe.execute()
         return token
 
-    async def principal(self, authorization: str | None) -> Principal | None:
+    async def principal(
+        self, authorization: str | None, *, recent: bool = False
+    ) -> Principal | None:
         """The signed-in principal for an ``Authorization: Bearer`` header, or None. Notes when
         the session was last used, in the same round trip, at most once per ``SEEN_EVERY``
         seconds per session and process; every call reads the session, so an ended session is
-        refused at once."""
+        refused at once. ``recent``: the caller's write checks the session in its append
+        (``session_key``; module docstring, "Sessions"), so the principal of a read that noted
+        it less than ``SEEN_EVERY`` seconds ago stands without reading it again."""
         if not authorization or not authorization.lower().startswith("bearer "):
             return None
         sha, now = _sha(authorization[7:].strip()), self._clock()
         key = f"{self.prefix}:session:{sha}"
-        if now - self._noted.get(sha, -SEEN_EVERY) < SEEN_EVERY:
+        noted = self._noted.get(sha)
+        if noted is not None and now - noted[0] < SEEN_EVERY:
+            if recent:
+                return noted[1]
             raw = await self.redis.get(key)
         else:
             async with self.redis.pipeline(transaction=False) as pipe:
                 pipe.get(key)
                 pipe.hset(f"{self.prefix}:seen", sha, _now())
                 raw, _ = await pipe.execute()
-            if len(self._noted) >= NOTED_MAX:
-                self._noted.clear()  # every session is noted again on its next request
-            self._noted[sha] = now
         if raw is None:
             self._noted.pop(sha, None)
             await self.redis.hdel(f"{self.prefix}:seen", sha)  # no such session
             return None
-        return Principal(**orjson.loads(raw))
+        principal = Principal(**orjson.loads(raw))
+        if noted is None or now - noted[0] >= SEEN_EVERY:
+            if len(self._noted) >= NOTED_MAX:
+                self._noted.clear()  # every session is read and noted again on its next request
+            self._noted[sha] = (now, principal)
+        return principal
+
+    def session_key(self, authorization: str | None) -> str | None:
+        """The Redis key of the session an ``Authorization: Bearer`` header names (None: no
+        bearer token): what a write gives the writer to check in its append."""
+        if not authorization or not authorization.lower().startswith("bearer "):
+            return None
+        return f"{self.prefix}:session:{_sha(authorization[7:].strip())}"
+
+    async def session_exists(self, key: str) -> bool:
+        """Whether the session at ``key`` (``session_key``) has not ended."""
+        return bool(await self.redis.exists(key))
 
     def _session_key(self, token: str) -> str:
         return f"{self.prefix}:session:{_sha(token)}"

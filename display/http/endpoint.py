@@ -19,7 +19,7 @@ from display.errors import ApiError
 from display.http import player_auth
 from display.http.auth import Principal
 from display.live.tournament import LiveTournament
-from display.log.writer import Precondition
+from display.log.writer import Precondition, signed_out
 from display.services import Services
 from display.types import Record
 
@@ -84,12 +84,31 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return found
 
 
-async def signed_in(request: Request, tournament: str | None, td_only: bool = False) -> Principal:
-    """Who signed the request (its ``Authorization: Bearer`` token), allowed to write to
+async def staff(request: Request, for_write: bool = False) -> Principal | None:
+    """The steward or TD who signed the request (its ``Authorization: Bearer`` token), or None.
+
+    The session goes with the request's ``write`` to the writer, which checks it in the append
+    itself (on a store that ``checks_sessions``). ``for_write``: the endpoint's only effect is
+    that ``write``, so a principal this process read within ``SEEN_EVERY`` seconds stands
+    without a read of its own (``display/http/auth.py``, "Sessions"); an endpoint that reads,
+    or changes anything else, leaves it False."""
+    svc = services(request)
+    header = request.headers.get("authorization")
+    checked = svc.store.checks_sessions
+    principal = await svc.auth.principal(header, recent=for_write and checked)
+    if principal is not None and checked:
+        request.state.write_session = svc.auth.session_key(header)
+    return principal
+
+
+async def signed_in(
+    request: Request, tournament: str | None, td_only: bool = False, *, for_write: bool = False
+) -> Principal:
+    """Who signed the request (``staff``; ``for_write`` as there), allowed to write to
     ``tournament`` (None: any) and, with ``td_only``, the TD. Raises ApiError 401
     ``sign_in_required``, 403 ``players_may_not`` (a player's token), ``td_only``,
     ``wrong_tournament``."""
-    principal = await services(request).auth.principal(request.headers.get("authorization"))
+    principal = await staff(request, for_write)
     if principal is None:
         if await player_auth.is_player_session(services(request).auth, request):
             raise ApiError(
@@ -118,15 +137,26 @@ async def write(
     precondition: Precondition | None = None,
 ) -> tuple[int, bool]:
     """Commit ``new_records`` through the writer (``display/log/writer.py``) with the request's
-    ``Idempotency-Key``, bound to its path and body; returns (version of the last, replayed?)."""
-    committed = await services(request).writer.commit(
-        tournament,
-        new_records,
-        key=request.headers.get("idempotency-key") or None,
-        fingerprint=await request_fingerprint(request),
-        precondition=precondition,
-        create=create,
-    )
+    ``Idempotency-Key``, bound to its path and body, and its session (``staff``), which the
+    append checks; returns (version of the last, replayed?). A write refused while its session
+    has ended is answered 401 (``signed_out``), so a sign-in that ended learns nothing of the
+    tournament from the refusal."""
+    svc = services(request)
+    session: str | None = getattr(request.state, "write_session", None)
+    try:
+        committed = await svc.writer.commit(
+            tournament,
+            new_records,
+            key=request.headers.get("idempotency-key") or None,
+            fingerprint=await request_fingerprint(request),
+            precondition=precondition,
+            create=create,
+            session=session,
+        )
+    except Exception:
+        if session is not None and not await svc.auth.session_exists(session):
+            raise signed_out() from None
+        raise
     return committed.version, committed.replayed
 
 

@@ -77,10 +77,11 @@ def version_number(text: str) -> int | None:
     return None
 
 
-# KEYS: the log, then each keyed write's idempotency key, then (one server, a new tournament) the
-# registry. ARGV: expected, ttl, tournament, prev_hash ('' = no chain), the registry's index in KEYS
-# (0: none), then per write: its key's index in KEYS (0: no key), its fingerprint, its record count
-# and its records: r, h, r, h … when chained, else r, r …
+# KEYS: the log, then each keyed write's idempotency key and session, then (one server, a new
+# tournament) the registry. ARGV: expected, ttl, tournament, prev_hash ('' = no chain), the
+# registry's index in KEYS (0: none), then per write: its key's index in KEYS (0: no key), its
+# fingerprint, its session's index in KEYS (0: none), its record count and its records: r, h, r, h
+# … when chained, else r, r …
 _APPEND = """
 local log = KEYS[1]
 local expected, ttl, tid = tonumber(ARGV[1]), ARGV[2], ARGV[3]
@@ -90,10 +91,17 @@ if prev_hash ~= '' then step = 2 end
 local writes = {}
 local i = 6
 while i <= #ARGV do
-  local count = tonumber(ARGV[i + 2])
-  table.insert(writes, {tonumber(ARGV[i]), ARGV[i + 1], i + 3, count})
-  i = i + 3 + count * step
+  local count = tonumber(ARGV[i + 3])
+  table.insert(writes, {tonumber(ARGV[i]), ARGV[i + 1], i + 4, count, tonumber(ARGV[i + 2])})
+  i = i + 4 + count * step
 end
+local ended = {'ended'}
+for w, write in ipairs(writes) do
+  if write[5] > 0 and redis.call('EXISTS', KEYS[write[5]]) == 0 then
+    table.insert(ended, tostring(w))
+  end
+end
+if #ended > 1 then return ended end
 local used = {'dup'}
 for w, write in ipairs(writes) do
   if write[1] > 0 then
@@ -140,11 +148,14 @@ return {'ok', tostring(seq)}
 @dataclass(frozen=True)
 class Append:
     """One write of ``LogStore.append_writes``: its records, in order, and the request's
-    Idempotency-Key (None: none) and fingerprint, recorded with the version of its last record."""
+    Idempotency-Key (None: none) and fingerprint, recorded with the version of its last record;
+    ``session``: the Redis key of the sign-in session that makes the write (None: none), which
+    must still exist when the records are appended (``SessionsEnded``)."""
 
     records: Sequence[RecordData]
     idempotency_key: str | None = None
     fingerprint: str = ""
+    session: str | None = None
 
 
 @dataclass(frozen=True)
@@ -187,6 +198,17 @@ class KeysUsed(Exception):
         self.answers = answers
 
 
+class SessionsEnded(Exception):
+    """``LogStore.append_writes`` appended nothing: the sessions of the writes at ``indices``
+    (0-based) had ended (signed out, revoked or expired) when the script ran; the caller answers
+    those 401 and sends the others again. The check and the append are one script, so no write
+    lands after its session ended (``display/http/auth.py``, "Sessions")."""
+
+    def __init__(self, indices: Sequence[int]) -> None:
+        super().__init__(f"the sessions of writes {list(indices)} have ended")
+        self.indices = tuple(indices)
+
+
 class NotReplicated(Exception):
     """The append (or the replay of an Idempotency-Key) reached the master, but fewer than the
     required replicas confirmed it within the timeout: it may be lost by a failover. ``seq`` is
@@ -224,6 +246,13 @@ class LogStore:
         self._append = redis.register_script(_APPEND)
 
     @property
+    def checks_sessions(self) -> bool:
+        """Whether an append can check that its writer's session still exists (``Append``): on
+        one server, where the session keys and the log are in one keyspace; a cluster keeps them
+        in other hash slots than the log, so a script cannot read both."""
+        return not self.cluster
+
+    @property
     def registry_key(self) -> str:
         """The stream ``P:registry``: one entry per tournament created, tailed by replicas."""
         return f"{self.prefix}:registry"
@@ -253,6 +282,7 @@ class LogStore:
         fingerprint: str = "",
         register: bool = False,
         prev_hash: str | None = None,
+        session: str | None = None,
     ) -> Appended:
         """Append ``records`` as versions ``expected + 1 …`` at once, if the log is still at ``expected``.
 
@@ -264,9 +294,9 @@ class LogStore:
         ``head_hash``; may be left out at ``expected`` 0); with the chain on, a log whose last hash
         differs raises VersionConflict with ``chain=True``. Ignored with the chain off.
         With ``wait_replicas``, raises NotReplicated when too few replicas confirmed in time.
-        ``append_writes`` with one write.
+        ``session``: as ``Append``'s (SessionsEnded). ``append_writes`` with one write.
         """
-        write = Append(records, idempotency_key, fingerprint)
+        write = Append(records, idempotency_key, fingerprint, session)
         try:
             (appended,) = await self.append_writes(
                 tournament, expected, [write], register=register, prev_hash=prev_hash
@@ -298,8 +328,13 @@ class LogStore:
         one key, or a record with a field of ``RESERVED_FIELDS``, raise ValueError (bugs of the
         caller, never input). ``register`` and ``prev_hash``: as for ``append`` (the chain runs on
         across the writes' records). With ``wait_replicas``, raises NotReplicated (its ``seq``:
-        the last write's version) when too few replicas confirmed in time.
+        the last write's version) when too few replicas confirmed in time. A write whose
+        ``session`` key no longer exists raises SessionsEnded, checked first (a signed-out
+        steward's retry is refused, not replayed); a session on a store that cannot check one
+        (``checks_sessions``) is a ValueError.
         """
+        if not self.checks_sessions and any(w.session for w in writes):
+            raise ValueError("a cluster store cannot check a session in the append script")
         named = [w.idempotency_key for w in writes if w.idempotency_key]
         if len(set(named)) != len(named):
             raise ValueError("two writes of one append share an Idempotency-Key")
@@ -319,11 +354,14 @@ class LogStore:
         body: list[EncodableT] = []
         hashes: list[tuple[str, ...]] = []
         for write in writes:
-            key_index = 0
+            key_index = session_index = 0
             if write.idempotency_key:
                 keys.append(self._idem_key(tournament, write.idempotency_key))
                 key_index = len(keys)  # Lua counts from 1
-            body += [key_index, write.fingerprint, len(write.records)]
+            if write.session:
+                keys.append(write.session)
+                session_index = len(keys)
+            body += [key_index, write.fingerprint, session_index, len(write.records)]
             own: list[str] = []
             for record in write.records:
                 raw = orjson.dumps(record)
@@ -369,6 +407,8 @@ class LogStore:
             return appended
         if status in ("conflict", "chain"):
             raise VersionConflict(int(values[0]), chain=status == "chain")
+        if status == "ended":
+            raise SessionsEnded([int(index) - 1 for index in values])
         answers: dict[int, Appended | Exception] = {}
         for index, value in zip(values[::2], values[1::2], strict=True):
             write = writes[int(index) - 1]

@@ -50,6 +50,7 @@ from display.log.store import (
     KeysUsed,
     LogStore,
     NotReplicated,
+    SessionsEnded,
     VersionConflict,
 )
 from display.types import Record
@@ -87,6 +88,7 @@ class Write:
     create: bool
     explain: Explain | None
     also_check: Check | None
+    session: str | None = None
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,14 @@ def _busy() -> ApiError:
     return ApiError(503, "busy", "The server is very busy; send the same request again.")
 
 
+def signed_out() -> ApiError:
+    """The answer to a write whose sign-in session ended before its append (``SessionsEnded``):
+    401 ``sign_in_required``, as for a request that never signed in, so a page asks again."""
+    return ApiError(
+        401, "sign_in_required", "Your sign-in has ended; sign in again (nothing was recorded)."
+    )
+
+
 class Writer:
     """Validates and appends records for every tournament of one ``LogStore`` (module docstring).
 
@@ -194,6 +204,7 @@ class Writer:
         also_check: Check | None = None,
         stamped: bool = True,
         wait: float = 5.0,
+        session: str | None = None,
     ) -> Committed:
         """Append ``records`` to ``tid`` (with ``create``: as a new tournament, the first record
         being ``tournament_created``). Returns the committed version.
@@ -208,7 +219,10 @@ class Writer:
         file (an import), which keeps them as they were written, audit fields or not. When the
         rules or the precondition refuse a write whose key a copy of it used meanwhile (the copy
         held the lock, or another process won the append), it answers as the copy did. ``wait``:
-        seconds to wait for the replica to reach a replayed version. Writes to one tournament
+        seconds to wait for the replica to reach a replayed version. ``session``: the Redis key
+        of the sign-in session making the write, checked in the append itself (only on a store
+        that ``checks_sessions``): ApiError 401 (``signed_out``) once it has ended, and nothing is
+        written. Writes to one tournament
         that come while its append is in flight are committed together (module docstring,
         "Group commit"); each is answered as if it had gone alone."""
         for record in records if stamped else ():  # the schemas require a reason, stamp() the rest
@@ -218,7 +232,9 @@ class Writer:
             raise ApiError(
                 400, "invalid_idempotency_key", f"An Idempotency-Key has 1 to {MAX_KEY} characters."
             )
-        write = Write(tid, records, key, fingerprint, precondition, create, explain, also_check)
+        write = Write(
+            tid, records, key, fingerprint, precondition, create, explain, also_check, session
+        )
         try:
             return await self._commit(write, wait)
         except (ApiError, ScoringError) as refusal:
@@ -349,6 +365,10 @@ class Writer:
             except VersionConflict as conflict:
                 await self.replica.wait_for(tid, conflict.version)
                 continue
+            except SessionsEnded as ended:  # those are answered 401; the others go again
+                for index in ended.indices:
+                    taken[index].fail(signed_out())
+                continue
             except KeysUsed as used:  # copies of some got in first: they answer as those did
                 for index, answer in used.answers.items():
                     if isinstance(answer, Exception):
@@ -404,7 +424,10 @@ class Writer:
         """One compare-and-append of the records of ``taken`` at the replica's version, each
         write with its own key; raises what ``LogStore.append_writes`` raises."""
         tid = live.id
-        writes = [Append(q.write.records, q.write.key, q.write.fingerprint) for q in taken]
+        writes = [
+            Append(q.write.records, q.write.key, q.write.fingerprint, q.write.session)
+            for q in taken
+        ]
         # Rules once per push: while the append is in flight the tail leaves this log to us (no
         # await between the append's answer and the caller's ingest, so it cannot slip in).
         self.replica.appending.add(tid)
@@ -446,7 +469,10 @@ class Writer:
                 write.fingerprint,
                 register=write.create,
                 prev_hash=prev_hash,
+                session=write.session,
             )
+        except SessionsEnded:
+            raise signed_out() from None
         finally:
             self.replica.appending.discard(tid)
         if write.create and not appended.replayed:

@@ -35,7 +35,7 @@ from display.competitions.machines.kind import as_hall
 from display.competitions.machines.records import label, machine_name
 from display.competitions.machines.state import HallTournament, QueueRefused
 from display.errors import ApiError
-from display.http.endpoint import body, live_or_404, now, services, write, written
+from display.http.endpoint import body, live_or_404, now, services, staff, write, written
 from display.http.player_auth import PlayerPins
 from display.http.schemas import Body, Id
 from display.live.tournament import LiveTournament
@@ -95,10 +95,13 @@ def hall_in(tid: str, state: object) -> HallTournament:
     raise ApiError(409, "no_queues", f"Tournament {tid} has no machine queues.")
 
 
-async def actor(request: Request, tid: str, players_too: bool = False) -> tuple[str, str]:
-    """Who calls: (``by`` text, role "td" | "steward" | "player"). Raises ApiError 401/403."""
+async def actor(
+    request: Request, tid: str, players_too: bool = False, for_write: bool = False
+) -> tuple[str, str]:
+    """Who calls: (``by`` text, role "td" | "steward" | "player"); ``for_write`` as
+    ``endpoint.staff``'s. Raises ApiError 401/403."""
     header = request.headers.get("authorization")
-    principal = await services(request).auth.principal(header)
+    principal = await staff(request, for_write)
     if principal is not None:
         if not principal.may_write(tid):
             raise ApiError(403, "wrong_tournament", "Your sign-in is for another tournament.")
@@ -133,7 +136,7 @@ async def queue_action(request: Request) -> Response:
     if action not in ACTIONS:
         known = ", ".join(ACTIONS)
         raise ApiError(404, "unknown_action", f"A queue has no action {action!r}; try {known}.")
-    by, role = await actor(request, tid, players_too=action in PLAYER_ACTIONS)
+    by, role = await actor(request, tid, players_too=action in PLAYER_ACTIONS, for_write=True)
     data = await body(request, QueueIn)
     state = hall_of(live_or_404(request))
     player = data.player
@@ -163,8 +166,10 @@ async def queue_action(request: Request) -> Response:
     if data.started_at is not None and action == "start":
         when = data.started_at
         record["started_at"] = (when if when.tzinfo else when.replace(tzinfo=UTC)).isoformat()
-    seq, replayed = await write(request, tid, [by_record(by, record)])
-    stored = await services(request).store.record(tid, seq)
+    record = by_record(by, record)
+    seq, replayed = await write(request, tid, [record])
+    # A replay answers with the record first written under its key; a fresh write has it in hand.
+    stored = await services(request).store.record(tid, seq) if replayed else record
     return written(seq, replayed, {"record": stored})
 
 
@@ -220,8 +225,10 @@ async def machine_status(request: Request) -> Response:
         record["note"] = data.note
     if data.replacement:
         record["replacement"] = data.replacement
-    seq, replayed = await write(request, tid, [by_record(by, record)])
-    stored = await services(request).store.record(tid, seq)
+    record = by_record(by, record)
+    seq, replayed = await write(request, tid, [record])
+    # A replay answers with the record first written under its key; a fresh write has it in hand.
+    stored = await services(request).store.record(tid, seq) if replayed else record
     return written(seq, replayed, {"record": stored})
 
 

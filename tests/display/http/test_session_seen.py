@@ -53,3 +53,32 @@ async def test_every_process_refuses_a_session_ended_through_another_at_once(aut
     clock[0] += SEEN_EVERY / 3
     await one.revoke_steward("t1", "Sam")
     assert await other.principal(bearer) is None and await one.principal(bearer) is None
+
+
+async def test_a_write_may_take_the_principal_read_within_the_interval_a_read_may_not(
+    auth: Auth,
+) -> None:
+    """``recent=True`` (a write whose append checks the session) answers from the last read
+    that noted the session, with no Redis read, but only within ``SEEN_EVERY``; a plain call
+    still reads, so it refuses an ended session at once."""
+    clock = [1000.0]
+    timed = Auth(auth.redis, auth.prefix, clock=lambda: clock[0])
+    pin = await timed.issue_steward("t1", "Kim")
+    bearer = "Bearer " + await timed.sign_in("steward", pin, "t1", "Kim")
+    assert await timed.principal(bearer, recent=True) is not None  # read and noted
+    key = timed.session_key(bearer)
+    assert key is not None and await timed.session_exists(key)
+    await auth.redis.delete(key)  # ended behind this process's back
+    assert not await timed.session_exists(key)
+    clock[0] += SEEN_EVERY / 2
+    recent = await timed.principal(bearer, recent=True)
+    assert recent is not None and recent.name == "Kim" and recent.tournament == "t1"
+    assert await timed.principal(bearer) is None  # a read refuses it, and forgets it
+    assert await timed.principal(bearer, recent=True) is None
+
+    pin = await timed.issue_steward("t1", "Sam")
+    bearer = "Bearer " + await timed.sign_in("steward", pin, "t1", "Sam")
+    assert await timed.principal(bearer, recent=True) is not None
+    await auth.redis.delete(timed.session_key(bearer) or "")
+    clock[0] += SEEN_EVERY  # the interval is over: read again
+    assert await timed.principal(bearer, recent=True) is None

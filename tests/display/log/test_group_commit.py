@@ -13,6 +13,7 @@ import pytest
 import redis
 from redis.asyncio import Redis
 
+from display.errors import ApiError
 from display.log.connection import connect as connect_store
 from display.log.store import Append, Appended, KeysUsed, LogStore, VersionConflict
 from display.log.verify import verify_redis
@@ -336,3 +337,34 @@ async def test_a_group_on_a_cluster_keeps_every_key_in_the_tournaments_slot(
             assert [r.seq for r in await store.read("cg")] == [1, 2, 3, 4]
         finally:
             await client.aclose()
+
+
+async def test_a_write_whose_session_ended_is_refused_in_the_append_and_the_others_land(
+    served: tuple[Api, Any], settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One group of three writes, each naming its sign-in session: the second's session ended
+    (its key is gone). The script refuses that write alone (401, nothing of it in the log) and
+    the other two land in the next attempt, consecutive; a retry of the refused one with its
+    key is refused again, not replayed."""
+    _, services = served
+    counted = Counted(services.store, monkeypatch)
+    writer: Writer = services.writer
+    client = sync_redis(settings)
+    sessions = [f"{settings.key_prefix}:session:test-{n}" for n in range(3)]
+    try:
+        client.set(sessions[0], b"{}"), client.set(sessions[2], b"{}")
+    finally:
+        client.close()
+    head = services.replica.tournaments["gc"].version
+    commits = [
+        writer.commit("gc", [score(n + 1)], key=f"s-{n}", session=sessions[n]) for n in range(3)
+    ]
+    answers = await held_together(services, "gc", commits)
+    assert isinstance(answers[1], ApiError) and answers[1].status == 401
+    assert answers[0] == Committed(head + 1, False) and answers[2] == Committed(head + 2, False)
+    assert counted.sizes == [3, 2]  # refused whole, then the other two in one append
+    assert [seq for seq, _ in logged(settings, "gc")][-2:] == [head + 1, head + 2]
+    with pytest.raises(ApiError) as again:
+        await writer.commit("gc", [score(2)], key="s-1", session=sessions[1])
+    assert again.value.status == 401
+    assert len(logged(settings, "gc")) == head + 2
