@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from itertools import compress
 from operator import is_not
@@ -60,6 +60,36 @@ def _keys(standings: Standings) -> list[int | Fraction | float]:
     if len(standings.keys) != len(standings.rows):
         return [UNRANKED if row.place is None else sort_key(row.total) for row in standings.rows]
     return list(standings.keys)
+
+
+def tables_updates(
+    standings: Standings,
+    players: Mapping[str, object],
+    changes: Iterable[tuple[MachineTable, MachineTable]],
+) -> dict[str, tuple[Fraction, int]]:
+    """``machine_updates`` for several machines' tables at once, each ``(before, after)``: a
+    player's changes on every machine summed (their total is the sum of their ranking points,
+    EPC 2009, EPC Qualifying; UKPL 3B). A player whose changes cancel out (points up on one
+    machine, down as much on another) is left out: their row stays as it is."""
+    index = positions(standings)
+    moved: dict[str, tuple[Fraction | int, int]] = {}
+    for before, after in changes:
+        old = {row.player: row.points or 0 for row in before.rows}
+        for entry in after.rows:
+            now, was = entry.points or 0, old.pop(entry.player, None)
+            if was is not None and was == now:
+                continue
+            total, played = moved.get(entry.player, (0, 0))
+            moved[entry.player] = (total + (now - (was or 0)), played + (was is None))
+        for player, was in old.items():  # rows gone from the table (a voided only game)
+            total, played = moved.get(player, (0, 0))
+            moved[player] = (total - was, played - 1)
+    updates: dict[str, tuple[Fraction, int]] = {}
+    for player, (total, played) in moved.items():
+        if (total or played) and player in players and player in index:
+            standing = standings.rows[index[player]]
+            updates[player] = (standing.total + total, standing.played + played)
+    return updates
 
 
 def machine_updates(

@@ -38,9 +38,12 @@ from scoring.model import (
     Player,
     Standings,
 )
-from scoring.restand import machine_updates
+from scoring.restand import machine_updates, tables_updates
 
 T = TypeVar("T", bound="Tournament")
+RESTAND_SHARE = 0.5
+"""``settled`` moves the standings on (``restand``) when at most this share of the players moved;
+more, and deriving them again from every table costs less (a replay's catch-up)."""
 
 
 class Format(Protocol):
@@ -233,19 +236,37 @@ def deferring(tournament: T) -> T:
     return replace(tournament, deferred=True)
 
 
-def settled(tournament: T) -> T:
+def settled(tournament: T, restand_share: float = RESTAND_SHARE) -> T:
     """``tournament`` no longer deferred: every unsettled machine ranked and the standings derived
-    from every table (the format's ``standings``), equal to ``rebuild`` of the same entries. A
-    tournament that was not deferred comes back as it is."""
+    from every table, equal to ``rebuild`` of the same entries. A tournament that was not
+    deferred comes back as it is.
+
+    A deferred tournament's standings are still those of its tables before the deferral (only
+    entries were recorded meanwhile; ``add_player`` moves the standings on even then), so with
+    a format that has ``restand`` and at most ``restand_share`` of the players moved, the
+    standings are moved on by the changes of the unsettled tables (``scoring.restand.
+    tables_updates``); else derived again from every table (the format's ``standings``)."""
     if not tournament.deferred:
         return tournament
     if not tournament.unsettled:
         return replace(tournament, deferred=False)
     tables = dict(tournament.tables)
+    changes = []
     for machine in tournament.unsettled:
-        tables[machine] = _rank(tournament, machine, tournament.entries[machine])
-    fmt = tournament.format
-    standings = fmt.standings(tournament.config, tournament.players, tables)
+        table = _rank(tournament, machine, tournament.entries[machine])
+        changes.append((tables[machine], table))
+        tables[machine] = table
+    fmt, standings = tournament.format, None
+    restand = getattr(fmt, "restand", None)
+    if restand is not None:
+        # A few pushes deferred together (a group commit): move on only the players they moved.
+        updates = tables_updates(tournament.standings, tournament.players, changes)
+        if len(updates) <= len(tournament.standings.rows) * restand_share:
+            standings = restand(
+                tournament.config, tournament.players, tournament.standings, updates
+            )
+    if standings is None:
+        standings = fmt.standings(tournament.config, tournament.players, tables)
     return replace(
         tournament, tables=tables, standings=standings, deferred=False, unsettled=frozenset()
     )

@@ -179,7 +179,10 @@ class LiveTournament:
         self._published_at, self._unpublished = saved.version, set()
 
     def try_apply(
-        self, records: Sequence[Record], after: tuple[int, Applied] | None = None
+        self,
+        records: Sequence[Record],
+        after: tuple[int, Applied] | None = None,
+        defer: bool = False,
     ) -> Applied:
         """What ``records`` would make of the state at ``version`` (as versions ``version + 1``
         …), without keeping it: the writer's validation. Raises ScoringError when the rules
@@ -189,9 +192,15 @@ class LiveTournament:
         ``version`` made of the state (an earlier ``try_apply``), so ``records`` are versions
         ``version + n + 1`` …; the result covers all of them (its ``touched`` includes
         ``applied``'s), as ``apply`` takes it for the whole batch. The writer chains the writes
-        of one group commit this way."""
+        of one group commit this way.
+
+        ``defer``: start from the state deferred (``Kind`` ``defer``: the rules check each
+        record, the tables and standings wait), so a group's writes are each checked and the
+        standings moved on once for all of them (``settle``, before ``apply``)."""
         assert self.kind is not None
         state, shared, touched, start = self.state, self.shared, set[str](), self.version + 1
+        if defer:
+            state = _kind_hook(self.kind, "defer", state)
         if after is not None:
             count, (state, shared, earlier) = after
             touched, start = set(earlier), start + count
@@ -199,6 +208,11 @@ class LiveTournament:
             state, shared, more = apply_record(self.kind, state, shared, seq, record)
             touched |= more
         return Applied(state, shared, touched)
+
+    def settle(self, applied: Applied) -> Applied:
+        """``applied`` (a ``try_apply`` with ``defer``) with its tables and standings worked out
+        (``Kind`` ``settle``), as ``apply`` takes it."""
+        return applied._replace(state=_kind_hook(self.kind, "settle", applied.state))
 
     def apply(self, batch: list[StoredRecord], applied: Applied | None = None) -> Change | None:
         """Apply records in order; return the one change they make (None for an empty batch).

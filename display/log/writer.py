@@ -401,23 +401,29 @@ class Writer:
     ) -> tuple[list[_Queued], Applied | None]:
         """The writes of ``pending`` the rules and preconditions take, in order, each applied
         on the state the ones before it make, and what they all make of the state (None when
-        none was taken). A refused write is answered with its refusal here and left out."""
+        none was taken). A refused write is answered with its refusal here and left out.
+        Several writes are applied deferred (``LiveTournament.try_apply``'s ``defer``: each is
+        checked by the rules as ever, the tables and standings are worked out once for the
+        group)."""
         taken: list[_Queued] = []
         applied: Applied | None = None
         count = 0  # records taken so far
+        defer = len(pending) > 1
         for queued in pending:
             write = queued.write
             try:
                 if write.precondition is not None:  # under the lock: two cannot both pass
                     write.precondition(live.state if applied is None else applied.state)
                 applied_now = live.try_apply(
-                    write.records, None if applied is None else (count, applied)
+                    write.records, None if applied is None else (count, applied), defer
                 )
             except Exception as refusal:  # its own answer, whatever it is (as if it went alone)
                 queued.fail(refusal)
                 continue
             taken.append(queued)
             applied, count = applied_now, count + len(write.records)
+        if defer and applied is not None:
+            applied = live.settle(applied)
         return taken, applied
 
     async def _append_group(self, live: LiveTournament, taken: list[_Queued]) -> list[Appended]:

@@ -14,7 +14,15 @@ from scoring import FORMATS, Entry, EntryNotAllowed, Machine, Player, Tournament
 from scoring.corrections import correct_entry, void_entry
 from scoring.errors import ScoringError
 from scoring.restand import UNRANKED, sort_key
-from scoring.tournament import add_machine, add_player, new_tournament, rebuild, record_entry
+from scoring.tournament import (
+    add_machine,
+    add_player,
+    deferring,
+    new_tournament,
+    rebuild,
+    record_entry,
+    settled,
+)
 
 EPC = FORMATS["epc-qualifying"]
 UKPL = FORMATS["ukpl-meeting"]
@@ -63,16 +71,26 @@ def cases(draw: st.DrawFn) -> Case:
     return Case(config, draw(st.integers(1, 8)), draw(st.integers(1, 4)), steps)
 
 
-def run(case: Case) -> tuple[Tournament, int]:
+def run(
+    case: Case, settle_after: frozenset[int] | None = None, share: float = 0.5
+) -> tuple[Tournament, int]:
     """The steps as the server applies them, skipping those the rules refuse; the tournament and
-    how many steps were taken."""
+    how many steps were taken. ``settle_after`` (None: every step is applied settled): the
+    steps run deferred (``deferring``), settled (``restand_share=share``) and checked before
+    the steps of these indices and at the end, as a group commit does."""
     t = new_tournament(case.fmt, case.settings)
     for number in range(1, case.players + 1):
         t = add_player(t, Player(str(number), f"P{number}", guest=number in case.guests))
     for number in range(1, case.machines + 1):
         t = add_machine(t, Machine(f"m{number}", f"Machine {number}"))
     taken = 0
+    if settle_after is not None:
+        t = deferring(t)
+        assert t.deferred
     for seq, (what, who, machine, score) in enumerate(case.steps, start=100):
+        if settle_after is not None and seq - 101 in settle_after:
+            t = deferring(settled(t, share))
+            check(t, case)
         seqs = [e.seq for on in t.entries.values() for e in on]
         try:
             if what == "player":
@@ -88,6 +106,10 @@ def run(case: Case) -> tuple[Tournament, int]:
         except (EntryNotAllowed, ScoringError):
             continue
         taken += 1
+        if settle_after is None:
+            check(t, case)
+    if settle_after is not None:
+        t = settled(t, share)
         check(t, case)
     return t, taken
 
@@ -138,6 +160,22 @@ def test_incremental_ukpl_meeting_standings_equal_a_full_ranking(case: Case) -> 
     ties; machine points move with every score on the machine (N is the players with a score
     there)."""
     run(case)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(cases(), ukpl_cases()),
+    st.frozensets(st.integers(0, 60)),
+    st.sampled_from([0.0, 0.5, 1.0]),
+)
+def test_standings_settled_after_deferred_steps_equal_a_full_ranking(
+    case: Case, settle_after: frozenset[int], share: float
+) -> None:
+    """The same steps applied deferred (entries recorded, tables and standings not worked out)
+    and settled now and then (``settled``: moved on from the changed tables, or ranked again
+    when more than ``share`` of the players moved), for EPC and UKPL: equal to ranking every
+    table again."""
+    run(case, settle_after, share)
 
 
 def test_a_score_moves_only_the_players_it_touches() -> None:
