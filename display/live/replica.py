@@ -204,7 +204,8 @@ class Replica:
             self._changed(tid, live.publish())
 
     def _changed(self, tid: str, change: Change | None) -> None:
-        """Queue ``change`` of ``tid`` for the next broadcast (``BROADCAST_WINDOW``)."""
+        """Broadcast ``change`` of ``tid`` at once when the last broadcast is more than
+        ``BROADCAST_WINDOW`` ago, else queue it for the next one, at the window's end."""
         if change is None:
             return
         if self.on_applied is not None:  # a kind that follows other tournaments (the UKPL season)
@@ -214,11 +215,14 @@ class Replica:
         if tid not in self._flush_at:
             loop = asyncio.get_running_loop()
             delay = self._last_broadcast.get(tid, -1.0) + BROADCAST_WINDOW - loop.time()
-            self._flush_at[tid] = loop.call_later(max(0.0, delay), self._broadcast, tid)
+            if delay <= 0:  # after a quiet spell: out at once, not after a turn of the loop
+                self._broadcast(tid)
+            else:
+                self._flush_at[tid] = loop.call_later(delay, self._broadcast, tid)
 
     def _broadcast(self, tid: str) -> None:
         """Send everything pending for ``tid`` as one patch, serialised once."""
-        del self._flush_at[tid]
+        self._flush_at.pop(tid, None)
         changes = self._pending.pop(tid, [])
         if not changes:
             return
