@@ -74,9 +74,10 @@ def tables_updates(
     index = positions(standings)
     moved: dict[str, tuple[Fraction | int, int]] = {}
     for before, after in changes:
-        old = {row.player: row.points or 0 for row in before.rows}
+        # whole points as ints: the sums below then run at int speed, not Fraction speed
+        old = {row.player: _whole(row.points) for row in before.rows}
         for entry in after.rows:
-            now, was = entry.points or 0, old.pop(entry.player, None)
+            now, was = _whole(entry.points), old.pop(entry.player, None)
             if was is not None and was == now:
                 continue
             total, played = moved.get(entry.player, (0, 0))
@@ -92,6 +93,13 @@ def tables_updates(
     return updates
 
 
+def _whole(points: Fraction | None) -> Fraction | int:
+    # None (no points) adds nothing; a Fraction with denominator 1 as its int
+    if points is None:
+        return 0
+    return points.numerator if points.denominator == 1 else points
+
+
 def machine_updates(
     standings: Standings,
     players: Mapping[str, object],
@@ -103,22 +111,7 @@ def machine_updates(
     players are ignored, as ``scoring.ranking.tally`` ignores them; points None add nothing and
     still count as a machine played (EPC 2009, EPC Qualifying: "the sum of all their ranking
     points")."""
-    old = {row.player: row.points or 0 for row in before.rows}
-    new = {row.player: row.points or 0 for row in after.rows}
-    index = positions(standings)
-    updates: dict[str, tuple[Fraction, int]] = {}
-    for player, now in new.items():
-        was = old.pop(player, None)
-        # most rows of a machine keep their points: compare before any Fraction arithmetic
-        if (was is not None and was == now) or player not in players or player not in index:
-            continue
-        row = standings.rows[index[player]]
-        updates[player] = (row.total + (now - (was or 0)), row.played + (was is None))
-    for player, was in old.items():  # rows gone from the table (a voided only game)
-        if player in players and player in index:
-            row = standings.rows[index[player]]
-            updates[player] = (row.total - was, row.played - 1)
-    return updates
+    return tables_updates(standings, players, [(before, after)])
 
 
 def restand(
