@@ -159,9 +159,7 @@ def _busy() -> ApiError:
 def signed_out() -> ApiError:
     """The answer to a write whose sign-in session ended before its append (``SessionsEnded``):
     401 ``sign_in_required``, as for a request that never signed in, so a page asks again."""
-    return ApiError(
-        401, "sign_in_required", "Your sign-in has ended; sign in again (nothing was recorded)."
-    )
+    return ApiError(401, "sign_in_required", "Your sign-in has ended, so nothing was recorded.")
 
 
 class Writer:
