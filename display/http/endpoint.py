@@ -19,9 +19,11 @@ from display.errors import ApiError
 from display.http import player_auth
 from display.http.auth import Principal
 from display.live.tournament import LiveTournament
+from display.log.store import IdempotencyMismatch
 from display.log.writer import Precondition, signed_out
 from display.services import Services
 from display.types import Record
+from scoring.errors import ScoringError
 
 Model = TypeVar("Model", bound=BaseModel)
 Other = TypeVar("Other", bound=BaseModel)
@@ -153,7 +155,7 @@ async def write(
             create=create,
             session=session,
         )
-    except Exception:
+    except (ApiError, ScoringError, IdempotencyMismatch):  # a refusal, not Redis failing
         if session is not None and not await svc.auth.session_exists(session):
             raise signed_out() from None
         raise
