@@ -13,7 +13,16 @@ from starlette.routing import Route
 from display import competitions
 from display.errors import ApiError
 from display.http import names, throttle
-from display.http.endpoint import body, live_or_404, services, signed_in, stamp, write, written
+from display.http.endpoint import (
+    body,
+    live_or_404,
+    services,
+    signed_in,
+    stamp,
+    write,
+    written,
+    written_record,
+)
 from display.http.schemas import (
     MachineIn,
     MachinesIn,
@@ -147,9 +156,7 @@ async def push_score(request: Request) -> Response:
         fields = {**fields, **rolled_over(live_or_404(request), data)}
     record = stamp(principal, {"type": "score_recorded", **fields})
     seq, replayed = await write(request, tid, [record])
-    # A replay answers with the record first written under its key; a fresh write has it in hand.
-    stored = await services(request).store.record(tid, seq) if replayed else record
-    return written(seq, replayed, {"record": stored})
+    return await written_record(request, tid, record, seq, replayed)
 
 
 def rolled_over(live: LiveTournament, data: ScoreIn) -> dict[str, Json]:

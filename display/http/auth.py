@@ -349,10 +349,10 @@ class Auth:
 
     async def end_session(self, authorization: str | None) -> bool:
         """Sign out: end the session of an ``Authorization: Bearer`` header. False if none."""
-        if not authorization or not authorization.lower().startswith("bearer "):
+        sha = _bearer_sha(authorization)
+        if sha is None:
             return False
-        sha = _sha(authorization[7:].strip())
-        exists = await self.redis.exists(f"{self.prefix}:session:{sha}")
+        exists = await self.redis.exists(self._key_of(sha))
         await self._end([sha])
         return bool(exists)
 
@@ -417,10 +417,10 @@ class Auth:
         refused at once. ``recent``: the caller's write checks the session in its append
         (``session_key``; module docstring, "Sessions"), so the principal of a read that noted
         it less than ``SEEN_EVERY`` seconds ago stands without reading it again."""
-        if not authorization or not authorization.lower().startswith("bearer "):
+        sha = _bearer_sha(authorization)
+        if sha is None:
             return None
-        sha, now = _sha(authorization[7:].strip()), self._clock()
-        key = f"{self.prefix}:session:{sha}"
+        key, now = self._key_of(sha), self._clock()
         noted = self._noted.get(sha)
         if noted is not None and now - noted[0] < SEEN_EVERY:
             if recent:
@@ -445,20 +445,29 @@ class Auth:
     def session_key(self, authorization: str | None) -> str | None:
         """The Redis key of the session an ``Authorization: Bearer`` header names (None: no
         bearer token): what a write gives the writer to check in its append."""
-        if not authorization or not authorization.lower().startswith("bearer "):
-            return None
-        return f"{self.prefix}:session:{_sha(authorization[7:].strip())}"
+        sha = _bearer_sha(authorization)
+        return None if sha is None else self._key_of(sha)
 
     async def session_exists(self, key: str) -> bool:
         """Whether the session at ``key`` (``session_key``) has not ended."""
         return bool(await self.redis.exists(key))
 
     def _session_key(self, token: str) -> str:
-        return f"{self.prefix}:session:{_sha(token)}"
+        return self._key_of(_sha(token))
+
+    def _key_of(self, sha: str) -> str:
+        return f"{self.prefix}:session:{sha}"
 
 
 def _sha(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _bearer_sha(authorization: str | None) -> str | None:
+    """The SHA-256 of an ``Authorization: Bearer`` header's token; None for no bearer token."""
+    if not authorization or not authorization.lower().startswith("bearer "):
+        return None
+    return _sha(authorization[7:].strip())
 
 
 def _now() -> str:

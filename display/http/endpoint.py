@@ -174,6 +174,16 @@ def written(seq: int, replayed: bool, payload: Mapping[str, object], status: int
     return JSONResponse({"version": seq, **payload}, status_code=status, headers=headers)
 
 
+async def written_record(
+    request: Request, tournament: str, record: Record, seq: int, replayed: bool
+) -> Response:
+    """``written`` for a write of one ``record`` at ``seq``: ``{"version", "record"}``. A replay
+    answers with the record first written under its key (read from the log); a fresh write has
+    it in hand."""
+    stored = await services(request).store.record(tournament, seq) if replayed else record
+    return written(seq, replayed, {"record": stored})
+
+
 def stamp(principal: Principal, record: Record) -> Record:
     """``record`` with its audit fields: ``by`` (``role:name``) and ``at`` (``now()``)."""
     return {**record, "by": f"{principal.role}:{principal.name}", "at": now()}

@@ -35,7 +35,15 @@ from display.competitions.machines.kind import as_hall
 from display.competitions.machines.records import label, machine_name
 from display.competitions.machines.state import HallTournament, QueueRefused
 from display.errors import ApiError
-from display.http.endpoint import body, live_or_404, now, services, staff, write, written
+from display.http.endpoint import (
+    body,
+    live_or_404,
+    now,
+    services,
+    staff,
+    write,
+    written_record,
+)
 from display.http.player_auth import PlayerPins
 from display.http.schemas import Body, Id
 from display.live.tournament import LiveTournament
@@ -168,9 +176,7 @@ async def queue_action(request: Request) -> Response:
         record["started_at"] = (when if when.tzinfo else when.replace(tzinfo=UTC)).isoformat()
     record = by_record(by, record)
     seq, replayed = await write(request, tid, [record])
-    # A replay answers with the record first written under its key; a fresh write has it in hand.
-    stored = await services(request).store.record(tid, seq) if replayed else record
-    return written(seq, replayed, {"record": stored})
+    return await written_record(request, tid, record, seq, replayed)
 
 
 def default_player(state: HallTournament, machine: str, action: str) -> str:
@@ -227,9 +233,7 @@ async def machine_status(request: Request) -> Response:
         record["replacement"] = data.replacement
     record = by_record(by, record)
     seq, replayed = await write(request, tid, [record])
-    # A replay answers with the record first written under its key; a fresh write has it in hand.
-    stored = await services(request).store.record(tid, seq) if replayed else record
-    return written(seq, replayed, {"record": stored})
+    return await written_record(request, tid, record, seq, replayed)
 
 
 routes = [
